@@ -1,0 +1,294 @@
+"""The event store: one append-only, hash-chained stream of events per game.
+
+One class over SQLAlchemy Core serves SQLite (the embedded default, a file) and PostgreSQL (for
+several service replicas sharing one database); the SQL is written once and SQLAlchemy speaks the
+dialect. A move is acknowledged only after `append` returns, and `append` returns only after its
+transaction has committed.
+
+Optimistic concurrency: `append(game_id, expected_version, ...)` first moves the game's version
+with a compare-and-set (`UPDATE ... WHERE version = expected`), which also locks the game row, and
+the `(game_id, version)` primary key makes a duplicate version impossible even without it. A
+losing append raises `VersionConflict` and writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any, Iterable, Sequence
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from api.store.chain import GENESIS, canonical_json, event_hash
+from api.store.schema import events, games, metadata
+
+DEFAULT_URL = "sqlite:///ludex.db"
+
+
+class StoreError(Exception):
+    """Base class of event-store errors."""
+
+
+class GameNotFound(StoreError):
+    """No stream exists for this game id."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"no game {game_id!r}")
+        self.game_id = game_id
+
+
+class GameExists(StoreError):
+    """A stream with this game id already exists."""
+
+
+class VersionConflict(StoreError):
+    """The stream is no longer at the expected version; nothing was written."""
+
+    def __init__(self, game_id: str, expected: int, actual: int | None) -> None:
+        super().__init__(f"game {game_id!r} is at version {actual}, not {expected}")
+        self.game_id, self.expected, self.actual = game_id, expected, actual
+
+
+@attrs.frozen
+class StoredEvent:
+    """One committed event. `version` counts from 1 (the header); `body` is a JSON dict."""
+
+    game_id: str
+    version: int
+    kind: str
+    body: dict[str, Any]
+    prev_hash: str
+    hash: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The log-line form: `{game_id, version, kind, body, prev_hash, hash}`."""
+        return {
+            "game_id": self.game_id,
+            "version": self.version,
+            "kind": self.kind,
+            "body": self.body,
+            "prev_hash": self.prev_hash,
+            "hash": self.hash,
+        }
+
+
+@attrs.frozen
+class GameRecord:
+    """The non-event state of a stream: version, whether it ended, and its secrets."""
+
+    game_id: str
+    version: int
+    finished: bool
+    seed: str
+    token_hashes: tuple[str, ...]
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL lets readers run while one writer commits; busy_timeout makes writers queue instead
+    # of failing at once; synchronous=FULL so an acknowledged move survives a power cut.
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA busy_timeout=30000")
+    cur.execute("PRAGMA synchronous=FULL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class EventStore:
+    """Append-only event streams in a SQL database named by a SQLAlchemy URL.
+
+    `EventStore("sqlite:///ludex.db")` or `EventStore("postgresql+psycopg://user@host/db")`.
+    Tables and triggers are created on first use. Thread-safe: each call uses its own
+    connection from the engine's pool.
+    """
+
+    def __init__(self, url: str = DEFAULT_URL, *, create: bool = True) -> None:
+        self.url = url
+        engine_url = sa.make_url(url)
+        self.dialect = engine_url.get_backend_name()
+        kwargs: dict[str, Any] = {}
+        if self.dialect == "sqlite":
+            kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
+        else:
+            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+        self.engine = sa.create_engine(engine_url, **kwargs)
+        if self.dialect == "sqlite":
+            # Every write transaction here starts with its write (INSERT or UPDATE), so SQLite
+            # takes the write lock first and never has to upgrade a read lock.
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+        if create:
+            self.create_tables()
+
+    def create_tables(self) -> None:
+        """Create the tables and triggers if they are missing (safe to race from replicas)."""
+        with self.engine.begin() as conn:
+            if self.dialect == "postgresql":
+                # Serialise concurrent first starts of several replicas on one database.
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(7411520)"))
+            metadata.create_all(conn, checkfirst=True)
+
+    def dispose(self) -> None:
+        """Close pooled connections."""
+        self.engine.dispose()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        game_id: str,
+        first_events: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        seed: str,
+        token_hashes: Sequence[str],
+        finished: bool = False,
+    ) -> list[StoredEvent]:
+        """Start a stream with `first_events` (the header first) as versions 1..n, atomically.
+
+        Raises GameExists if the id is taken.
+        """
+        if not first_events:
+            raise ValueError("a stream starts with at least its header event")
+        stored = _chain(game_id, 0, GENESIS, first_events)
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    games.insert().values(
+                        game_id=game_id,
+                        version=len(stored),
+                        finished=finished,
+                        seed=seed,
+                        token_hashes=json.dumps(list(token_hashes)),
+                        created_at=_now(),
+                    )
+                )
+                conn.execute(events.insert(), [_row(e) for e in stored])
+        except IntegrityError as exc:
+            raise GameExists(f"game {game_id!r} already exists") from exc
+        return stored
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        new_events: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        finished: bool = False,
+    ) -> list[StoredEvent]:
+        """Append `new_events` after `expected_version`, all or nothing.
+
+        Returns the stored events (versions expected+1...). Raises VersionConflict if the
+        stream has moved on, GameNotFound if it does not exist. `finished=True` marks the game
+        ended in the same transaction.
+        """
+        if not new_events:
+            return []
+        new_version = expected_version + len(new_events)
+        try:
+            with self.engine.begin() as conn:
+                values: dict[str, Any] = {"version": new_version}
+                if finished:
+                    values["finished"] = True
+                cas = conn.execute(
+                    games.update()
+                    .where(games.c.game_id == game_id, games.c.version == expected_version)
+                    .values(**values)
+                )
+                if cas.rowcount != 1:
+                    actual = conn.execute(
+                        sa.select(games.c.version).where(games.c.game_id == game_id)
+                    ).scalar_one_or_none()
+                    if actual is None:
+                        raise GameNotFound(game_id)
+                    raise VersionConflict(game_id, expected_version, actual)
+                prev_hash = conn.execute(
+                    sa.select(events.c.hash).where(
+                        events.c.game_id == game_id, events.c.version == expected_version
+                    )
+                ).scalar_one()
+                stored = _chain(game_id, expected_version, prev_hash, new_events)
+                conn.execute(events.insert(), [_row(e) for e in stored])
+        except IntegrityError as exc:
+            raise VersionConflict(game_id, expected_version, None) from exc
+        return stored
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def game(self, game_id: str) -> GameRecord:
+        """The stream's record; raises GameNotFound."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(games).where(games.c.game_id == game_id)).one_or_none()
+        if row is None:
+            raise GameNotFound(game_id)
+        return GameRecord(
+            game_id=row.game_id,
+            version=row.version,
+            finished=bool(row.finished),
+            seed=row.seed,
+            token_hashes=tuple(json.loads(row.token_hashes)),
+        )
+
+    def version(self, game_id: str) -> int:
+        """The stream's current version (number of events); raises GameNotFound."""
+        with self.engine.connect() as conn:
+            v = conn.execute(sa.select(games.c.version).where(games.c.game_id == game_id)).scalar_one_or_none()
+        if v is None:
+            raise GameNotFound(game_id)
+        return int(v)
+
+    def load(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
+        """Events with `after < version <= upto`, in order; raises GameNotFound."""
+        query = (
+            sa.select(events)
+            .where(events.c.game_id == game_id, events.c.version > after)
+            .order_by(events.c.version)
+        )
+        if upto is not None:
+            query = query.where(events.c.version <= upto)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+            if not rows and after == 0:
+                exists = conn.execute(
+                    sa.select(games.c.game_id).where(games.c.game_id == game_id)
+                ).scalar_one_or_none()
+                if exists is None:
+                    raise GameNotFound(game_id)
+        return [
+            StoredEvent(r.game_id, r.version, r.kind, json.loads(r.body), r.prev_hash, r.hash) for r in rows
+        ]
+
+    def game_ids(self) -> list[str]:
+        """Every stream's id, oldest first."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(games.c.game_id).order_by(games.c.created_at)).scalars())
+
+
+def _chain(
+    game_id: str, after_version: int, prev_hash: str, new_events: Iterable[tuple[str, dict[str, Any]]]
+) -> list[StoredEvent]:
+    stored = []
+    for offset, (kind, body) in enumerate(new_events, start=1):
+        # Round-trip through canonical JSON so the stored body is exactly what was hashed.
+        body = json.loads(canonical_json(body))
+        version = after_version + offset
+        h = event_hash(game_id, version, kind, body, prev_hash)
+        stored.append(StoredEvent(game_id, version, kind, body, prev_hash, h))
+        prev_hash = h
+    return stored
+
+
+def _row(e: StoredEvent) -> dict[str, Any]:
+    return {
+        "game_id": e.game_id,
+        "version": e.version,
+        "kind": e.kind,
+        "body": canonical_json(e.body),
+        "prev_hash": e.prev_hash,
+        "hash": e.hash,
+        "recorded_at": _now(),
+    }
