@@ -1,0 +1,69 @@
+"""Errors of the application service, one class per kind of failure a client can cause.
+
+Every error has a stable machine `code` (e.g. "stale_version"), a human `message` and an
+optional `reason` (for an illegal move: the `require` text of the rule that refused it). The
+faces translate `kind` to a transport status (HTTP 404/400/401/403/409/422, the matching gRPC
+codes) and never invent errors of their own for game rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    """Base class. `kind` is one of: not_found, invalid, unauthenticated, forbidden, conflict,
+    unprocessable, too_large."""
+
+    kind = "invalid"
+
+    def __init__(self, code: str, message: str, reason: str | None = None, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        """The typed error body: `{"code", "message", "reason", ...details}`."""
+        body: dict[str, Any] = {"code": self.code, "message": self.message, "reason": self.reason}
+        body.update(self.details)
+        return body
+
+
+class NotFound(ServiceError):
+    """Unknown game or ruleset (codes `game_not_found`, `ruleset_not_found`)."""
+
+    kind = "not_found"
+
+
+class InvalidRequest(ServiceError):
+    """Well-formed but unacceptable input: seat count, options, variants, `after`/`at` bounds."""
+
+    kind = "invalid"
+
+
+class Unauthenticated(ServiceError):
+    """Missing token where one is needed (`token_required`) or a token matching no seat
+    (`bad_token`)."""
+
+    kind = "unauthenticated"
+
+
+class Forbidden(ServiceError):
+    """The token's seat may not do this: `not_your_turn`, `wrong_seat`, `log_not_public`."""
+
+    kind = "forbidden"
+
+
+class Conflict(ServiceError):
+    """The game moved on: `stale_version` (carries `current_version`) or `game_over`."""
+
+    kind = "conflict"
+
+
+class IllegalMoveError(ServiceError):
+    """The rules refuse the move (`illegal_move`); `reason` is the failed `require`, with the
+    rule name and its source location as details."""
+
+    kind = "unprocessable"

@@ -1,0 +1,224 @@
+"""A game's log, and the two things anyone can do with one: replay it and audit it.
+
+A log is a list of entries `{game_id, version, kind, body, prev_hash, hash}` (one JSON object
+per line when exported), versions counting from 1:
+
+- version 1, kind `header`: `{format, game_id, ruleset, variants, options, seats, content_hash,
+  sources: [[file, text], ...], seed_commitment, created_at}`. `seed_commitment` is the hex
+  SHA-256 of the game's secret seed.
+- kinds `move` and `chance`: the runtime's events (`runtime.event_to_dict`), in order.
+- last, once the game is over, kind `reveal`: `{seed, outcome}`.
+
+The audit needs nothing but the log: it checks the hash chain, that the pinned rule text
+compiles to the pinned hash, that the revealed seed matches its commitment, that every move
+was legal and every chance outcome is the one the seed draws (by folding the events through the
+runtime), and that the outcome matches the one announced.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import attrs
+
+from api.app.rules import PinnedRulesMismatch, Rules
+from api.store.chain import first_broken_link, sha256_hex
+
+LOG_FORMAT = "ludex-log/1"
+RUNTIME_KINDS = ("move", "chance")
+HEADER_FIELDS = ("ruleset", "variants", "options", "seats", "content_hash", "sources", "seed_commitment")
+
+
+class LogError(Exception):
+    """The log cannot be read as a game (no header, bad shape); `version` names the entry."""
+
+    def __init__(self, message: str, version: int | None = None) -> None:
+        super().__init__(message)
+        self.version = version
+
+
+@attrs.frozen
+class AuditFailure:
+    """The first thing wrong with a log: which event (`version`, None if not tied to one),
+    which check failed, and why."""
+
+    version: int | None
+    check: str
+    message: str
+
+
+@attrs.frozen
+class AuditReport:
+    """Result of `audit_log`. `ok` is True when every check in `passed` passed and nothing
+    failed; `skipped` lists checks that could not run (e.g. seed not yet revealed)."""
+
+    ok: bool
+    game_id: str | None
+    events: int
+    passed: tuple[str, ...]
+    skipped: tuple[str, ...]
+    failure: AuditFailure | None
+    outcome: dict[str, Any] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: `{ok, game_id, events, passed, skipped, failure: {version, check, message}|None,
+        outcome}`."""
+        return attrs.asdict(self, recurse=True, value_serializer=lambda _i, _a, v: list(v) if isinstance(v, tuple) else v)
+
+
+def header_of(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The header body; raises LogError if the first entry is not a complete header."""
+    if not entries or entries[0].get("kind") != "header":
+        raise LogError("the log does not start with a header event", 1)
+    body = entries[0].get("body")
+    if not isinstance(body, dict) or any(f not in body for f in HEADER_FIELDS):
+        raise LogError("the header event lacks required fields " + ", ".join(HEADER_FIELDS), 1)
+    return body
+
+
+def runtime_events(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Bodies of the move and chance entries, in log order."""
+    return [e["body"] for e in entries if e.get("kind") in RUNTIME_KINDS]
+
+
+def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int) -> int | None:
+    """The log version of the `index`-th (0-based) move/chance entry."""
+    seen = -1
+    for e in entries:
+        if e.get("kind") in RUNTIME_KINDS:
+            seen += 1
+            if seen == index:
+                return int(e["version"])
+    return None
+
+
+def compile_pinned(rules: Rules, header: Mapping[str, Any]) -> Any:
+    """The compiled rules the header pins (raises PinnedRulesMismatch)."""
+    return rules.pinned(header["sources"], header["variants"], header["content_hash"])
+
+
+def fold(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None) -> Any:
+    """Rebuild the game from the header and runtime event bodies (runtime.Game.fold)."""
+    from runtime import Game, event_from_dict
+
+    rs = compile_pinned(rules, header)
+    return Game.fold(rs, header["seats"], header["options"], [event_from_dict(b) for b in bodies], seed=seed)
+
+
+def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
+    """The seed from the reveal entry, if the game has ended."""
+    for e in entries:
+        if e.get("kind") == "reveal":
+            return e["body"].get("seed")
+    return None
+
+
+def replay_view(rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | None) -> dict[str, Any]:
+    """The view for `seat` (None = spectator) as it was right after event `at` (default: the
+    last). Raises LogError when `at` is out of range or the log does not fold."""
+    from runtime import IllegalMove, ImpossibleOutcome
+
+    header = header_of(entries)
+    last = int(entries[-1]["version"])
+    at = last if at is None else at
+    if not 1 <= at <= last:
+        raise LogError(f"--at must be between 1 and {last}, got {at}")
+    prefix = [e for e in entries if int(e["version"]) <= at]
+    try:
+        game = fold(rules, header, runtime_events(prefix), revealed_seed(entries))
+    except (IllegalMove, ImpossibleOutcome) as exc:
+        raise LogError(f"the log does not replay: {exc}", _failed_version(entries, exc)) from exc
+    except PinnedRulesMismatch as exc:
+        raise LogError(str(exc), 1) from exc
+    return {
+        "at": at,
+        "seat": seat,
+        "view": game.view(seat),
+        "terminal": game.terminal,
+        "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+    }
+
+
+def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int | None:
+    ply = getattr(exc, "ply", None)
+    if ply is None:
+        return None
+    bodies = runtime_events(entries)
+    for index, body in enumerate(bodies):
+        if body.get("ply") == ply:
+            return version_of_runtime_index(entries, index)
+    return version_of_runtime_index(entries, int(ply))
+
+
+def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
+    """Verify a whole log; never raises for a bad log, reports the first failure instead."""
+    from runtime import IllegalMove, ImpossibleOutcome
+
+    passed: list[str] = []
+    skipped: list[str] = []
+    game_id = entries[0].get("game_id") if entries else None
+
+    def fail(version: int | None, check: str, message: str) -> AuditReport:
+        return AuditReport(False, game_id, len(entries), tuple(passed), tuple(skipped),
+                           AuditFailure(version, check, message), None)
+
+    if not entries:
+        return fail(None, "log", "the log is empty")
+    broken = first_broken_link(entries)
+    if broken is not None:
+        position, message = broken
+        return fail(position, "hash_chain", message)
+    passed.append("hash_chain")
+
+    try:
+        header = header_of(entries)
+    except LogError as exc:
+        return fail(exc.version, "header", str(exc))
+    for e in entries[1:]:
+        if e["kind"] not in (*RUNTIME_KINDS, "reveal"):
+            return fail(e["version"], "header", f"event {e['version']}: unknown kind {e['kind']!r}")
+        if e["kind"] == "reveal" and e is not entries[-1]:
+            return fail(e["version"], "seed", f"event {e['version']}: events follow the seed reveal")
+    passed.append("header")
+
+    try:
+        compile_pinned(rules, header)
+    except PinnedRulesMismatch as exc:
+        return fail(1, "ruleset", f"event 1: {exc}")
+    passed.append("ruleset")
+
+    seed = revealed_seed(entries)
+    if seed is not None:
+        if sha256_hex(seed) != header["seed_commitment"]:
+            return fail(entries[-1]["version"], "seed",
+                        f"event {entries[-1]['version']}: revealed seed does not match the commitment in event 1")
+        passed.append("seed_commitment")
+    else:
+        skipped.append("seed_commitment")
+
+    try:
+        game = fold(rules, header, runtime_events(entries), seed)
+    except (IllegalMove, ImpossibleOutcome) as exc:
+        version = _failed_version(entries, exc)
+        check = "move_legal" if isinstance(exc, IllegalMove) else "chance_outcome"
+        where = f"event {version}: " if version is not None else ""
+        return fail(version, check, f"{where}{exc}")
+    passed.append("moves_legal")
+    (passed if seed is not None else skipped).append("chance_outcomes")
+
+    outcome = game.outcome.to_dict() if game.outcome is not None else None
+    if seed is not None:
+        announced = entries[-1]["body"].get("outcome")
+        if not game.terminal:
+            return fail(entries[-1]["version"], "outcome",
+                        f"event {entries[-1]['version']}: seed revealed but the game is not over")
+        if announced != outcome:
+            return fail(entries[-1]["version"], "outcome",
+                        f"event {entries[-1]['version']}: announced outcome {announced} differs from the rules' {outcome}")
+        passed.append("outcome")
+    elif game.terminal:
+        return fail(entries[-1]["version"], "seed",
+                    f"event {entries[-1]['version']}: the game is over but its seed was never revealed")
+    else:
+        skipped.append("outcome")
+    return AuditReport(True, game_id, len(entries), tuple(passed), tuple(skipped), None, outcome)

@@ -1,0 +1,114 @@
+"""Compiled rulesets for the service: the bundled catalogue, and pinned rules of stored games.
+
+A game's header event pins the exact rule text it was compiled from (`sources`) and the
+compiled rules' `content_hash`. Old games are recompiled from that pinned text, never from the
+current files, so editing a ruleset never changes a game already running; the hash check makes
+sure the recompiled rules are the very rules the game started with.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Sequence
+
+from api.app.errors import InvalidRequest, NotFound
+
+
+class PinnedRulesMismatch(Exception):
+    """Recompiling a game's pinned sources gave a different content hash."""
+
+
+class Rules:
+    """Compiles and caches rulesets (thread-safe). Only bundled rulesets can start games: a
+    client never names a file path on the server."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bundled: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._pinned: dict[tuple[str, tuple[str, ...]], Any] = {}
+        self._catalogue: list[dict[str, Any]] | None = None
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """Bundled rulesets: `[{name, variants, seats: {min, max}, options: [...], content_hash}]`
+        (options and hash of the base rules, without variants)."""
+        from dsl import bundled_rulesets
+
+        with self._lock:
+            if self._catalogue is not None:
+                return self._catalogue
+        entries = []
+        for info in bundled_rulesets():
+            rs = self.bundled(info.name, ())
+            entries.append(
+                {
+                    "name": info.name,
+                    "variants": list(info.variants),
+                    "seats": {"min": rs.seats[0], "max": rs.seats[1]},
+                    "options": [
+                        {"name": o.name, "type": str(o.type), "default": o.default, "doc": o.doc}
+                        for o in rs.options
+                    ],
+                    "content_hash": rs.content_hash,
+                }
+            )
+        with self._lock:
+            self._catalogue = entries
+        return entries
+
+    def bundled(self, name: str, variants: Sequence[str]) -> Any:
+        """The compiled bundled ruleset `name` with `variants`.
+
+        Raises NotFound (`ruleset_not_found`) for a name that is not bundled and InvalidRequest
+        (`bad_ruleset`) when the rules or variants do not compile.
+        """
+        from dsl import RulesetError, bundled_rulesets, load_ruleset
+
+        key = (name, tuple(variants))
+        with self._lock:
+            if key in self._bundled:
+                return self._bundled[key]
+        known = {info.name: info for info in bundled_rulesets()}
+        if name not in known:
+            raise NotFound("ruleset_not_found", f"no bundled ruleset named {name!r}", known=sorted(known))
+        unknown = [v for v in variants if v not in known[name].variants]
+        if unknown:
+            raise InvalidRequest(
+                "bad_variant",
+                f"ruleset {name!r} has no variant {unknown[0]!r}",
+                variants=list(known[name].variants),
+            )
+        try:
+            rs = load_ruleset(name, variants=list(variants))
+        except RulesetError as exc:
+            raise InvalidRequest("bad_ruleset", f"ruleset {name!r} does not compile: {exc}") from exc
+        with self._lock:
+            self._bundled[key] = rs
+            self._pinned[(rs.content_hash, tuple(variants))] = rs
+        return rs
+
+    def pinned(self, sources: Sequence[Sequence[str]], variants: Sequence[str], content_hash: str) -> Any:
+        """Recompile a game's pinned rule text; raises PinnedRulesMismatch if the hash differs."""
+        from dsl import RulesetError, load_from_sources
+
+        key = (content_hash, tuple(variants))
+        with self._lock:
+            if key in self._pinned:
+                return self._pinned[key]
+        try:
+            rs = load_from_sources(tuple((f, t) for f, t in sources), variants=tuple(variants))
+        except RulesetError as exc:
+            raise PinnedRulesMismatch(f"pinned rule text no longer compiles: {exc}") from exc
+        if rs.content_hash != content_hash:
+            raise PinnedRulesMismatch(
+                f"pinned rule text compiles to {rs.content_hash[:12]}..., header says {content_hash[:12]}..."
+            )
+        with self._lock:
+            self._pinned[key] = rs
+        return rs
+
+    @staticmethod
+    def check(text: str, filename: str = "<text>") -> list[dict[str, Any]]:
+        """Diagnostics for a ruleset text (empty when it compiles cleanly)."""
+        from dsl import check_text
+
+        return [d.to_dict() for d in check_text(text, filename)]

@@ -1,0 +1,405 @@
+"""The application service: every game operation, once, for all faces (HTTP, gRPC, CLI).
+
+A face parses its transport, calls one method here with the caller's bearer token (or None),
+and renders the returned dict or the raised `ServiceError`. All game flow (who may move, stale
+versions, redaction, the seed commitment and reveal) lives here and in `api/app/log.py`; the
+rules themselves live in the runtime.
+
+State: the store is the only source of truth. Each process keeps a cache of live games (the
+runtime `Game` folded from the stored events) and brings it up to date from the store before
+each operation, so several processes can serve one PostgreSQL database. Operations on one game
+are serialised in-process by a per-game lock and across processes by the store's optimistic
+concurrency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import secrets
+import threading
+import uuid
+from collections import OrderedDict
+from typing import Any, AsyncIterator, Mapping
+
+import attrs
+
+from api.app import log as gamelog
+from api.app.errors import (
+    Conflict,
+    Forbidden,
+    IllegalMoveError,
+    InvalidRequest,
+    NotFound,
+    ServiceError,
+    Unauthenticated,
+)
+from api.app.notify import Notifier
+from api.app.rules import PinnedRulesMismatch, Rules
+from api.app.tokens import hash_token, new_token, seat_for_token
+from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, sha256_hex
+
+MAX_SEED_LENGTH = 256
+CACHE_SIZE = 1024
+
+
+@attrs.define
+class LiveGame:
+    """A game as this process currently knows it: the stored log and the runtime game folded
+    from it. `version` is the last stored event's version."""
+
+    game_id: str
+    header: dict[str, Any]
+    seed: str
+    token_hashes: tuple[str, ...]
+    events: list[StoredEvent]
+    game: Any
+    finished: bool
+
+    @property
+    def version(self) -> int:
+        return self.events[-1].version
+
+
+class GameService:
+    """Create, view, move, list events, replay, audit and stream games kept in an EventStore.
+
+    Methods return JSON-able dicts and raise `api.app.errors.ServiceError` subclasses.
+    `token` is the caller's seat token; None means a spectator.
+    """
+
+    def __init__(self, store: EventStore, rules: Rules | None = None, *, poll_interval: float = 0.25) -> None:
+        self.store = store
+        self.rules = rules or Rules()
+        self.poll_interval = poll_interval
+        self.notifier = Notifier()
+        self._cache: OrderedDict[str, LiveGame] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._game_locks: dict[str, threading.Lock] = {}
+
+    # -- rulesets ---------------------------------------------------------------------------
+
+    def rulesets(self) -> list[dict[str, Any]]:
+        """Bundled rulesets: `[{name, variants, seats: {min, max}, options, content_hash}]`."""
+        return self.rules.catalogue()
+
+    def check_ruleset(self, text: str, filename: str = "<text>") -> dict[str, Any]:
+        """`{ok, diagnostics}` for a ruleset text; ok when no diagnostic is an error."""
+        diagnostics = self.rules.check(text, filename)
+        return {"ok": not any(d.get("severity") == "error" for d in diagnostics), "diagnostics": diagnostics}
+
+    # -- games ------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        ruleset: str,
+        variants: list[str] | None = None,
+        options: Mapping[str, Any] | None = None,
+        seats: int | None = None,
+        seed: str | None = None,
+    ) -> dict[str, Any]:
+        """Start a game of a bundled ruleset.
+
+        Returns `{game_id, version, seats, tokens}`: `tokens[i]` is seat i's secret, shown only
+        here. `seed` (optional) fixes the randomness; by default a fresh 256-bit secret is
+        drawn. The header event publishes only the seed's SHA-256. Raises NotFound
+        (`ruleset_not_found`) or InvalidRequest (`bad_variant`, `bad_seats`, `bad_options`,
+        `bad_seed`).
+        """
+        from runtime import Game, event_to_dict
+
+        variants = list(variants or [])
+        options = dict(options or {})
+        rs = self.rules.bundled(ruleset, variants)
+        low, high = rs.seats
+        if seats is None:
+            seats = low
+        if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
+            raise InvalidRequest("bad_seats", f"{ruleset} is played by {low} to {high} seats, not {seats!r}")
+        known_options = {o.name for o in rs.options}
+        unknown = sorted(set(options) - known_options)
+        if unknown:
+            raise InvalidRequest(
+                "bad_options", f"{ruleset} has no option {unknown[0]!r}", options=sorted(known_options)
+            )
+        if seed is None:
+            seed = secrets.token_hex(32)
+        elif not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH:
+            raise InvalidRequest("bad_seed", f"seed must be a string of 1 to {MAX_SEED_LENGTH} characters")
+        try:
+            game = Game.new(rs, seats=seats, options=options, seed=seed)
+        except ServiceError:
+            raise
+        except (ValueError, TypeError, KeyError) as exc:
+            raise InvalidRequest("bad_options", f"the rules refuse these options: {exc}") from exc
+
+        game_id = uuid.uuid4().hex
+        tokens = [new_token() for _ in range(seats)]
+        header = {
+            "format": gamelog.LOG_FORMAT,
+            "game_id": game_id,
+            "ruleset": rs.name,
+            "variants": list(rs.variants),
+            "options": options,
+            "seats": seats,
+            "content_hash": rs.content_hash,
+            "sources": [[name, text] for name, text in rs.sources],
+            "seed_commitment": sha256_hex(seed),
+            "created_at": dt.datetime.now(dt.timezone.utc).isoformat(),
+        }
+        first = [("header", header)] + [(e.kind, event_to_dict(e)) for e in game.events]
+        finished = bool(game.terminal)
+        if finished:
+            first.append(("reveal", _reveal(seed, game)))
+        stored = self.store.create_game(
+            game_id, first, seed=seed, token_hashes=[hash_token(t) for t in tokens], finished=finished
+        )
+        live = LiveGame(game_id, stored[0].body, seed, tuple(hash_token(t) for t in tokens), stored, game, finished)
+        self._remember(live)
+        return {"game_id": game_id, "version": live.version, "seats": seats, "tokens": tokens}
+
+    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The caller's view: `{game_id, version, seat, view, decision: {step, seats,
+        terminal}, terminal, outcome}`; a spectator (no token) sees public information only."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            seat = self._seat(live, token)
+            return {
+                "game_id": game_id,
+                "version": live.version,
+                "seat": seat,
+                "view": live.game.view(seat),
+                "decision": _decision(live.game),
+                "terminal": bool(live.game.terminal),
+                "outcome": _outcome(live.game),
+            }
+
+    def legal_moves(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """`{game_id, version, seat, moves: [{name, args}]}` for the token's seat (empty when it
+        is not that seat's turn). Requires a token: legal moves reveal a seat's hidden cards."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            seat = self._seat(live, token, required=True)
+            moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
+            return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves}
+
+    def submit_move(
+        self,
+        game_id: str,
+        token: str | None,
+        move: Mapping[str, Any],
+        expected_version: int,
+        seat: int | None = None,
+    ) -> dict[str, Any]:
+        """Apply `move` (`{name, args}`) for the token's seat if the game is still at
+        `expected_version`; acknowledged only once its events are committed.
+
+        Returns `{game_id, version, events (as the caller sees them), terminal, outcome}`.
+        Raises Unauthenticated (no or bad token), Forbidden (`wrong_seat` if `seat` is given
+        and is not the token's, `not_your_turn`), Conflict (`stale_version` with
+        `current_version`, `game_over`), IllegalMoveError (the rule's `require` as reason),
+        InvalidRequest (`bad_move` for a malformed move).
+        """
+        from runtime import IllegalMove, Move, NotYourTurn, event_to_dict
+
+        parsed = _parse_move(move)
+        with self._locked(game_id):
+            live = self._live(game_id)
+            token_seat = self._seat(live, token, required=True)
+            assert token_seat is not None
+            if seat is not None and seat != token_seat:
+                raise Forbidden("wrong_seat", f"this token plays seat {token_seat}, not seat {seat}")
+            if live.finished:
+                raise Conflict("game_over", "the game is over", current_version=live.version)
+            if expected_version != live.version:
+                raise Conflict(
+                    "stale_version",
+                    f"the game is at version {live.version}, not {expected_version}",
+                    current_version=live.version,
+                )
+            try:
+                new = live.game.apply(token_seat, Move.from_dict(parsed))
+            except NotYourTurn as exc:
+                raise Forbidden("not_your_turn", f"it is not seat {token_seat}'s turn") from exc
+            except IllegalMove as exc:
+                raise IllegalMoveError(
+                    "illegal_move",
+                    f"illegal move {parsed['name']!r}",
+                    reason=getattr(exc, "reason", str(exc)),
+                    rule=getattr(exc, "rule", None),
+                    source=getattr(exc, "source", None),
+                ) from exc
+            except BaseException:
+                self._forget(game_id)  # a runtime failure may have left the game half-applied
+                raise
+            entries = [(e.kind, event_to_dict(e)) for e in new]
+            finished = bool(live.game.terminal)
+            if finished:
+                entries.append(("reveal", _reveal(live.seed, live.game)))
+            try:
+                stored = self.store.append(game_id, live.version, entries, finished=finished)
+            except VersionConflict as exc:
+                self._forget(game_id)
+                raise Conflict(
+                    "stale_version", "another move was committed first", current_version=exc.actual
+                ) from exc
+            except BaseException:
+                self._forget(game_id)
+                raise
+            live.events.extend(stored)
+            live.finished = finished
+            result = {
+                "game_id": game_id,
+                "version": live.version,
+                "events": [self._render(live, e, token_seat) for e in stored],
+                "terminal": bool(live.game.terminal),
+                "outcome": _outcome(live.game),
+            }
+        self.notifier.notify(game_id)
+        return result
+
+    def events(self, game_id: str, token: str | None, after: int = 0) -> dict[str, Any]:
+        """`{game_id, version, finished, events}` with the events after version `after`.
+
+        While the game runs, each event is redacted for the caller the way views are and
+        carries no hashes (a hash of a hidden card would let anyone guess the card); once the
+        game is over every event is public, exactly as stored: `{game_id, version, kind, body,
+        prev_hash, hash}`, so the list is the auditable log.
+        """
+        if after < 0:
+            raise InvalidRequest("bad_after", "after must be >= 0")
+        with self._locked(game_id):
+            live = self._live(game_id)
+            seat = self._seat(live, token)
+            return {
+                "game_id": game_id,
+                "version": live.version,
+                "finished": live.finished,
+                "events": [self._render(live, e, seat) for e in live.events[after:]],
+            }
+
+    def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
+        """The caller's view as it was right after event `at`: `{at, seat, view, terminal,
+        outcome}`."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            seat = self._seat(live, token)
+            entries = [e.to_dict() for e in live.events]
+        if not 1 <= at <= len(entries):
+            raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
+        try:
+            return gamelog.replay_view(self.rules, entries, at, seat)
+        except gamelog.LogError as exc:
+            raise ServiceError("corrupt_log", str(exc)) from exc
+
+    def audit(self, game_id: str) -> dict[str, Any]:
+        """Audit the stored log (see `api.app.log.audit_log`); `{ok, passed, skipped, failure, ...}`."""
+        entries = self.export(game_id)
+        return gamelog.audit_log(self.rules, entries).to_dict()
+
+    def export(self, game_id: str) -> list[dict[str, Any]]:
+        """The complete stored log, unredacted (operator use: the CLI's `export`)."""
+        try:
+            return [e.to_dict() for e in self.store.load(game_id)]
+        except GameNotFound as exc:
+            raise NotFound("game_not_found", f"no game {game_id!r}") from exc
+
+    async def stream(self, game_id: str, token: str | None, after: int = 0) -> AsyncIterator[dict[str, Any]]:
+        """Yield events after `after` as they are committed (by this process or any other
+        sharing the store), rendered as in `events`; ends after the game's last event."""
+        while True:
+            page = await asyncio.to_thread(self.events, game_id, token, after)
+            for event in page["events"]:
+                yield event
+                after = event["version"]
+            if page["finished"]:
+                return
+            await self.notifier.wait(game_id, self.poll_interval)
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _locked(self, game_id: str) -> threading.Lock:
+        with self._cache_lock:
+            lock = self._game_locks.get(game_id)
+            if lock is None:
+                lock = self._game_locks[game_id] = threading.Lock()
+            return lock
+
+    def _remember(self, live: LiveGame) -> None:
+        with self._cache_lock:
+            self._cache[live.game_id] = live
+            self._cache.move_to_end(live.game_id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def _forget(self, game_id: str) -> None:
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    def _live(self, game_id: str) -> LiveGame:
+        """The game brought up to date with the store (caller holds the game's lock)."""
+        try:
+            record = self.store.game(game_id)
+        except GameNotFound as exc:
+            raise NotFound("game_not_found", f"no game {game_id!r}") from exc
+        with self._cache_lock:
+            live = self._cache.get(game_id)
+        if live is not None and live.version == record.version:
+            return live
+        if live is not None and live.version < record.version:
+            events = live.events + self.store.load(game_id, after=live.version)
+        else:
+            events = self.store.load(game_id)
+        header = events[0].body
+        bodies = [e.body for e in events if e.kind in gamelog.RUNTIME_KINDS]
+        try:
+            game = gamelog.fold(self.rules, header, bodies, record.seed)
+        except PinnedRulesMismatch as exc:
+            raise ServiceError("corrupt_log", f"game {game_id}: {exc}") from exc
+        live = LiveGame(game_id, header, record.seed, record.token_hashes, events, game, record.finished)
+        self._remember(live)
+        return live
+
+    def _seat(self, live: LiveGame, token: str | None, required: bool = False) -> int | None:
+        if not token:
+            if required:
+                raise Unauthenticated("token_required", "this needs a seat token (Authorization: Bearer <token>)")
+            return None
+        seat = seat_for_token(token, live.token_hashes)
+        if seat is None:
+            raise Unauthenticated("bad_token", "the token is not valid for this game")
+        return seat
+
+    def _render(self, live: LiveGame, e: StoredEvent, seat: int | None) -> dict[str, Any]:
+        if live.finished:
+            return e.to_dict()
+        body = e.body
+        if e.kind in gamelog.RUNTIME_KINDS:
+            from runtime import event_from_dict
+
+            body = live.game.event_view(event_from_dict(e.body), seat)
+        return {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": body}
+
+
+def _parse_move(move: Any) -> dict[str, Any]:
+    if not isinstance(move, Mapping) or not isinstance(move.get("name"), str) or not move["name"]:
+        raise InvalidRequest("bad_move", 'a move is {"name": str, "args": {str: str | int}}')
+    args = move.get("args") or {}
+    if not isinstance(args, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) for k, v in args.items()
+    ):
+        raise InvalidRequest("bad_move", "move args map names to strings or integers")
+    return {"name": move["name"], "args": dict(args)}
+
+
+def _decision(game: Any) -> dict[str, Any]:
+    d = game.decision()
+    return {"step": d.step, "seats": list(d.seats), "terminal": bool(d.terminal)}
+
+
+def _outcome(game: Any) -> dict[str, Any] | None:
+    return game.outcome.to_dict() if game.outcome is not None else None
+
+
+def _reveal(seed: str, game: Any) -> dict[str, Any]:
+    return {"seed": seed, "outcome": _outcome(game)}
