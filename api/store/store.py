@@ -133,6 +133,11 @@ class EventStore:
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(7411520)"))
             metadata.create_all(conn, checkfirst=True)
 
+    def ping(self) -> None:
+        """Round-trip to the database (raises if it is unreachable)."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.select(1))
+
     def dispose(self) -> None:
         """Close pooled connections."""
         self.engine.dispose()

@@ -1,0 +1,168 @@
+"""The HTTP face (FastAPI): a thin translation of requests to `GameService` calls.
+
+Authentication: a seat token from `POST /games`, sent as `Authorization: Bearer <token>`;
+without one the caller is a spectator. Every error body is `{"error": {"code", "message",
+"reason", ...}}`; statuses: 400 malformed input, 401 missing/bad token, 403 not your turn or
+seat, 404 unknown game, 409 stale version or game over, 413 body too large, 422 illegal move
+(reason: the rule's `require`) or invalid fields. OpenAPI docs are served at /docs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sse_starlette import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from api.app import GameService, ServiceError, Unauthenticated
+from api.http import models as m
+from api.http.limits import BodySizeLimit
+
+DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: ample for ruleset text, far above any move
+
+STATUS_BY_KIND = {
+    "not_found": 404,
+    "invalid": 400,
+    "unauthenticated": 401,
+    "forbidden": 403,
+    "conflict": 409,
+    "unprocessable": 422,
+    "too_large": 413,
+}
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": m.ErrorOut} for status in (400, 401, 403, 404, 409, 413, 422)
+}
+
+_bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games.")
+
+
+def _token(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
+    if creds is not None:
+        return creds.credentials
+    if request.headers.get("authorization"):
+        raise Unauthenticated("bad_token", "the Authorization header must be 'Bearer <token>'")
+    return None
+
+
+def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "reason": None, **extra}}, status_code=status)
+
+
+def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
+    """The ASGI application over `service`; request bodies above `max_body_bytes` get 413."""
+    app = FastAPI(
+        title="Ludex",
+        version="1.0",
+        summary="Play tabletop games through an event-sourced rules engine.",
+        description=(
+            "1. `GET /rulesets` to pick a game. 2. `POST /games` returns a game id and one secret "
+            "token per seat. 3. Each seat, with `Authorization: Bearer <token>`, reads `GET "
+            "/games/{id}/view` and `GET /games/{id}/legal-moves`, then `POST /games/{id}/moves` "
+            "with one of the listed moves and the view's `version` as `expected_version`. "
+            "4. Follow `GET /games/{id}/stream` (server-sent events) to see others' moves. "
+            "When the game is over, `GET /games/{id}/events` is the full public log and "
+            "`GET /games/{id}/audit` verifies it."
+        ),
+        responses=_ERRORS,
+    )
+    app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
+        return JSONResponse({"error": jsonable_encoder(exc.to_dict())}, status_code=STATUS_BY_KIND.get(exc.kind, 400))
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = jsonable_encoder(exc.errors(), exclude={"input", "ctx", "url"})
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return _error(400, "malformed_json", "the request body is not valid JSON", details=errors)
+        return _error(422, "invalid_request", "the request does not match the API schema", details=errors)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, _exc: Exception) -> JSONResponse:
+        return _error(500, "internal", "internal error")
+
+    @app.get("/healthz", tags=["service"])
+    def healthz() -> dict[str, str]:
+        """Liveness and store reachability."""
+        service.store.ping()
+        return {"status": "ok", "store": service.store.dialect}
+
+    @app.get("/rulesets", response_model=list[m.RulesetOut], tags=["rulesets"])
+    def rulesets() -> list[dict[str, Any]]:
+        """Bundled rulesets: names, variants, options, seat range and content hash."""
+        return service.rulesets()
+
+    @app.post("/rulesets/check", response_model=m.CheckRulesetOut, tags=["rulesets"])
+    def check_ruleset(body: m.CheckRulesetIn) -> dict[str, Any]:
+        """Diagnostics (with line, column and hint) for a ruleset text."""
+        return service.check_ruleset(body.text, body.filename)
+
+    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, tags=["games"])
+    def create_game(body: m.CreateGameIn) -> dict[str, Any]:
+        """Start a game; the response holds the only copy of each seat's token."""
+        return service.create_game(body.ruleset, body.variants, body.options, body.seats, body.seed)
+
+    @app.get("/games/{game_id}/view", response_model=m.ViewOut, tags=["games"])
+    def view(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
+        """The game as the token's seat sees it (spectator without a token)."""
+        return service.view(game_id, token)
+
+    @app.get("/games/{game_id}/legal-moves", response_model=m.LegalMovesOut, tags=["games"])
+    def legal_moves(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
+        """The token's seat's legal moves right now (empty when it is not its turn)."""
+        return service.legal_moves(game_id, token)
+
+    @app.post("/games/{game_id}/moves", response_model=m.MoveOut, tags=["games"])
+    def submit_move(game_id: str, body: m.SubmitMoveIn, token: str | None = Depends(_token)) -> dict[str, Any]:
+        """Play a move for the token's seat. 409 if the game is no longer at
+        `expected_version`, 422 if the rules refuse it, 403 if it is not your turn."""
+        return service.submit_move(game_id, token, body.move.model_dump(), body.expected_version, body.seat)
+
+    @app.get("/games/{game_id}/events", response_model=m.EventsOut, tags=["log"])
+    def events(
+        game_id: str, after: int = Query(0, ge=0), token: str | None = Depends(_token)
+    ) -> dict[str, Any]:
+        """Events after version `after`, redacted for the caller while the game runs; the
+        complete hash-chained log once it is over."""
+        return service.events(game_id, token, after)
+
+    @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, tags=["log"])
+    def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> dict[str, Any]:
+        """The caller's view as it was right after event `at`."""
+        return service.replay(game_id, token, at)
+
+    @app.get("/games/{game_id}/audit", response_model=m.AuditOut, tags=["log"])
+    def audit(game_id: str) -> dict[str, Any]:
+        """Verify the log: hash chain, pinned rules, every move legal, chance outcomes against
+        the revealed seed, and the outcome."""
+        return service.audit(game_id)
+
+    @app.get("/games/{game_id}/stream", tags=["log"], response_class=EventSourceResponse)
+    async def stream(
+        game_id: str, after: int = Query(0, ge=0), token: str | None = Depends(_token)
+    ) -> EventSourceResponse:
+        """Server-sent events: one `event` per stored event (`id` = version, `data` = the event
+        JSON as in /events), ending after the game's last event."""
+        await run_in_threadpool(service.events, game_id, token, after)  # fail fast with a status
+
+        async def publish():
+            async for event in service.stream(game_id, token, after):
+                yield {"event": event["kind"], "id": str(event["version"]), "data": json.dumps(event)}
+
+        return EventSourceResponse(publish(), ping=15)
+
+    return app

@@ -1,0 +1,127 @@
+"""Request and response shapes of the HTTP API, as they appear in the OpenAPI document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CheckRulesetIn(_Strict):
+    """Ruleset text to check."""
+
+    text: str = Field(description="The ruleset source text.")
+    filename: str = Field("<text>", description="Name used in diagnostics.")
+
+
+class CreateGameIn(_Strict):
+    """A new game of a bundled ruleset."""
+
+    ruleset: str = Field(description="Name from GET /rulesets.", examples=["balloon_cup"])
+    variants: list[str] = Field(default_factory=list, description="Variant names from GET /rulesets.")
+    options: dict[str, Any] = Field(default_factory=dict, description="Option values by name.")
+    seats: StrictInt | None = Field(None, description="Number of seats (default: the ruleset's minimum).")
+    seed: str | None = Field(
+        None, description="Fix the game's randomness (testing). By default a secret seed is drawn."
+    )
+
+
+class MoveIn(_Strict):
+    """A move as listed by GET /games/{id}/legal-moves."""
+
+    name: str
+    args: dict[str, StrictInt | str] = Field(default_factory=dict)
+
+
+class SubmitMoveIn(_Strict):
+    """A move for the token's seat, valid only while the game is at `expected_version`."""
+
+    move: MoveIn
+    expected_version: StrictInt = Field(description="The `version` of the view the move was chosen from.")
+    seat: StrictInt | None = Field(None, description="Optional: the seat you believe you play (checked).")
+
+
+class RulesetOut(BaseModel):
+    name: str
+    variants: list[str]
+    seats: dict[str, int]
+    options: list[dict[str, Any]]
+    content_hash: str
+
+
+class CheckRulesetOut(BaseModel):
+    ok: bool
+    diagnostics: list[dict[str, Any]]
+
+
+class CreatedGameOut(BaseModel):
+    game_id: str
+    version: int
+    seats: int
+    tokens: list[str] = Field(description="tokens[i] is seat i's secret; send it as `Authorization: Bearer`.")
+
+
+class ViewOut(BaseModel):
+    game_id: str
+    version: int
+    seat: int | None
+    view: dict[str, Any]
+    decision: dict[str, Any]
+    terminal: bool
+    outcome: dict[str, Any] | None
+
+
+class LegalMovesOut(BaseModel):
+    game_id: str
+    version: int
+    seat: int
+    moves: list[dict[str, Any]]
+
+
+class MoveOut(BaseModel):
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
+    terminal: bool
+    outcome: dict[str, Any] | None
+
+
+class EventsOut(BaseModel):
+    game_id: str
+    version: int
+    finished: bool
+    events: list[dict[str, Any]]
+
+
+class ReplayOut(BaseModel):
+    at: int
+    seat: int | None
+    view: dict[str, Any]
+    terminal: bool
+    outcome: dict[str, Any] | None
+
+
+class AuditOut(BaseModel):
+    ok: bool
+    game_id: str | None
+    events: int
+    passed: list[str]
+    skipped: list[str]
+    failure: dict[str, Any] | None
+    outcome: dict[str, Any] | None
+
+
+class ErrorBody(BaseModel):
+    code: str = Field(description="Stable machine code, e.g. stale_version, illegal_move, bad_token.")
+    message: str
+    reason: str | None = Field(None, description="For illegal moves: the rule's `require` text.")
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
