@@ -1,0 +1,233 @@
+"""The gRPC face (package `ludex.v1`): a thin translation of RPCs to `GameService` calls.
+
+Also serves the standard `grpc.health.v1.Health` and server reflection services. The seat
+token travels as call metadata `authorization: Bearer <token>`. A `ServiceError` aborts the
+call with the status in `STATUS_BY_KIND` and the typed error body as JSON in the trailing
+metadata `ludex-error-bin`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, AsyncIterator, Callable
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from api.app import GameService, ServiceError, Unauthenticated
+from api.grpc.codegen import load
+
+pb2, pb2_grpc = load()
+
+SERVICE_NAME = pb2.DESCRIPTOR.services_by_name["Ludex"].full_name
+MAX_MESSAGE_BYTES = 1 << 20
+
+STATUS_BY_KIND = {
+    "not_found": grpc.StatusCode.NOT_FOUND,
+    "invalid": grpc.StatusCode.INVALID_ARGUMENT,
+    "unauthenticated": grpc.StatusCode.UNAUTHENTICATED,
+    "forbidden": grpc.StatusCode.PERMISSION_DENIED,
+    "conflict": grpc.StatusCode.ABORTED,
+    "unprocessable": grpc.StatusCode.FAILED_PRECONDITION,
+    "too_large": grpc.StatusCode.RESOURCE_EXHAUSTED,
+}
+
+
+def move_to_dict(move: Any) -> dict[str, Any]:
+    """`ludex.v1.Move` -> `{name, args}`."""
+    return {
+        "name": move.name,
+        "args": {k: (v.text if v.WhichOneof("value") == "text" else v.number) for k, v in move.args.items()},
+    }
+
+
+def move_to_pb(move: dict[str, Any]) -> Any:
+    """`{name, args}` -> `ludex.v1.Move`."""
+    args = {
+        k: pb2.MoveArg(text=v) if isinstance(v, str) else pb2.MoveArg(number=v)
+        for k, v in move.get("args", {}).items()
+    }
+    return pb2.Move(name=move["name"], args=args)
+
+
+def event_to_pb(event: dict[str, Any]) -> Any:
+    """A rendered event dict (see `GameService.events`) -> `ludex.v1.Event`."""
+    return pb2.Event(
+        game_id=event["game_id"],
+        version=event["version"],
+        kind=event["kind"],
+        body_json=json.dumps(event["body"]),
+        prev_hash=event.get("prev_hash", ""),
+        hash=event.get("hash", ""),
+    )
+
+
+def _token(context: grpc.aio.ServicerContext) -> str | None:
+    for key, value in context.invocation_metadata() or ():
+        if key == "authorization":
+            scheme, _, token = value.partition(" ")
+            if scheme.lower() != "bearer" or not token.strip():
+                raise Unauthenticated("bad_token", "authorization metadata must be 'Bearer <token>'")
+            return token.strip()
+    return None
+
+
+async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
+    body = json.dumps(error.to_dict(), default=str).encode()
+    await context.abort(
+        STATUS_BY_KIND.get(error.kind, grpc.StatusCode.INVALID_ARGUMENT),
+        f"{error.code}: {error.message}" + (f" ({error.reason})" if error.reason else ""),
+        trailing_metadata=(("ludex-error-bin", body),),
+    )
+
+
+class LudexServicer(pb2_grpc.LudexServicer):
+    """Implements `ludex.v1.Ludex` by calling the GameService in worker threads."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def _call(self, context: grpc.aio.ServicerContext, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except ServiceError as error:
+            await _abort(context, error)
+
+    async def _with_token(self, context: grpc.aio.ServicerContext, fn: Callable[..., Any], game_id: str, *args: Any) -> Any:
+        try:
+            token = _token(context)
+        except ServiceError as error:
+            await _abort(context, error)
+        return await self._call(context, fn, game_id, token, *args)
+
+    async def ListRulesets(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        entries = await self._call(context, self.service.rulesets)
+        return pb2.ListRulesetsResponse(
+            rulesets=[
+                pb2.Ruleset(
+                    name=r["name"],
+                    variants=r["variants"],
+                    min_seats=r["seats"]["min"],
+                    max_seats=r["seats"]["max"],
+                    options_json=json.dumps(r["options"]),
+                    content_hash=r["content_hash"],
+                )
+                for r in entries
+            ]
+        )
+
+    async def CheckRuleset(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        result = await self._call(context, self.service.check_ruleset, request.text, request.filename or "<text>")
+        return pb2.CheckRulesetResponse(ok=result["ok"], diagnostics_json=json.dumps(result["diagnostics"]))
+
+    async def CreateGame(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            options = json.loads(request.options_json) if request.options_json else {}
+        except json.JSONDecodeError:
+            options = None
+        if not isinstance(options, dict):
+            await _abort(context, ServiceError("bad_options", "options_json must be a JSON object"))
+        created = await self._call(
+            context,
+            self.service.create_game,
+            request.ruleset,
+            list(request.variants),
+            options,
+            request.seats or None,
+            request.seed if request.HasField("seed") else None,
+        )
+        return pb2.CreateGameResponse(**created)
+
+    async def GetView(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        v = await self._with_token(context, self.service.view, request.game_id)
+        return pb2.GetViewResponse(
+            game_id=v["game_id"],
+            version=v["version"],
+            seat=v["seat"],
+            view_json=json.dumps(v["view"]),
+            decision_json=json.dumps(v["decision"]),
+            terminal=v["terminal"],
+            outcome_json=json.dumps(v["outcome"]),
+        )
+
+    async def GetLegalMoves(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        lm = await self._with_token(context, self.service.legal_moves, request.game_id)
+        return pb2.GetLegalMovesResponse(
+            game_id=lm["game_id"], version=lm["version"], seat=lm["seat"], moves=[move_to_pb(x) for x in lm["moves"]]
+        )
+
+    async def SubmitMove(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        result = await self._with_token(
+            context,
+            self.service.submit_move,
+            request.game_id,
+            move_to_dict(request.move),
+            request.expected_version,
+            request.seat if request.HasField("seat") else None,
+        )
+        return pb2.SubmitMoveResponse(
+            game_id=result["game_id"],
+            version=result["version"],
+            events=[event_to_pb(e) for e in result["events"]],
+            terminal=result["terminal"],
+            outcome_json=json.dumps(result["outcome"]),
+        )
+
+    async def ListEvents(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        page = await self._with_token(context, self.service.events, request.game_id, request.after)
+        return pb2.ListEventsResponse(
+            game_id=page["game_id"],
+            version=page["version"],
+            finished=page["finished"],
+            events=[event_to_pb(e) for e in page["events"]],
+        )
+
+    async def Replay(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        r = await self._with_token(context, self.service.replay, request.game_id, request.at)
+        return pb2.ReplayResponse(
+            at=r["at"],
+            seat=r["seat"],
+            view_json=json.dumps(r["view"]),
+            terminal=r["terminal"],
+            outcome_json=json.dumps(r["outcome"]),
+        )
+
+    async def Audit(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        report = await self._call(context, self.service.audit, request.game_id)
+        return pb2.AuditResponse(ok=report["ok"], report_json=json.dumps(report))
+
+    async def StreamEvents(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        # Validate first so a bad game or token fails with a status before any message.
+        await self._with_token(context, self.service.events, request.game_id, request.after)
+        token = _token(context)
+        try:
+            async for event in self.service.stream(request.game_id, token, request.after):
+                yield event_to_pb(event)
+        except ServiceError as error:
+            await _abort(context, error)
+
+
+async def start_grpc_server(service: GameService, host: str = "127.0.0.1", port: int = 50051) -> tuple[grpc.aio.Server, int]:
+    """Start the Ludex, health and reflection services; returns `(server, bound_port)`
+    (pass port 0 for any free port). Stop with `await server.stop(grace)`."""
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.so_reuseport", 0),
+        ]
+    )
+    pb2_grpc.add_LudexServicer_to_server(LudexServicer(service), server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if bound == 0:
+        raise OSError(f"cannot bind gRPC to {host}:{port}")
+    await server.start()
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    return server, bound

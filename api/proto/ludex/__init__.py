@@ -1,0 +1,1 @@
+"""Protocol definitions; Python modules here are generated from the .proto files (not committed)."""

@@ -1,0 +1,155 @@
+"""Service commands of the `ludex` CLI: serve, replay, audit, export.
+
+`register(app)` adds them to the Typer app built in `api/cli.py`. They are thin faces over
+`api.app`: `serve` runs the HTTP and gRPC faces over one `GameService` in one event loop;
+`replay` and `audit` work on an exported log file alone, with no database or server.
+Run standalone with `python -m api.service_commands`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from api.store import DEFAULT_URL
+
+
+def _read_log(path: Path) -> list[dict[str, Any]]:
+    entries = []
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise typer.BadParameter(f"cannot read {path}: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            typer.echo(f"{path}:{number}: not a JSON line ({exc.msg})", err=True)
+            raise typer.Exit(1) from exc
+        if not isinstance(entry, dict):
+            typer.echo(f"{path}:{number}: a log line must be a JSON object", err=True)
+            raise typer.Exit(1)
+        entries.append(entry)
+    return entries
+
+
+def _safe_url(url: str) -> str:
+    import sqlalchemy as sa
+
+    return sa.make_url(url).render_as_string(hide_password=True)
+
+
+async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
+    import uvicorn
+
+    from api.app import GameService
+    from api.grpc.server import start_grpc_server
+    from api.http import create_app
+    from api.store import EventStore
+
+    store = EventStore(db)
+    service = GameService(store)
+    grpc_server, bound = await start_grpc_server(service, host, grpc_port)
+    config = uvicorn.Config(create_app(service), host=host, port=http_port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    typer.echo(
+        f"ludex: HTTP on http://{host}:{http_port} (API docs at /docs), gRPC on {host}:{bound}, "
+        f"store {_safe_url(db)}",
+        err=True,
+    )
+    try:
+        await server.serve()
+    finally:
+        await grpc_server.stop(grace=1)
+        store.dispose()
+
+
+def serve(
+    db: str = typer.Option(DEFAULT_URL, "--db", help="SQLAlchemy URL of the event store (SQLite file or PostgreSQL)."),
+    http_port: int = typer.Option(8000, "--http-port", help="HTTP port (OpenAPI docs at /docs)."),
+    grpc_port: int = typer.Option(50051, "--grpc-port", help="gRPC port (0: any free port)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for all)."),
+) -> None:
+    """Serve games over HTTP and gRPC from one event store."""
+    asyncio.run(_serve(db, host, http_port, grpc_port))
+
+
+def replay(
+    log: Path = typer.Argument(..., help="An exported log (JSON lines)."),
+    at: Optional[int] = typer.Option(None, "--at", help="Show the game right after event N (default: the end)."),
+    seat: Optional[int] = typer.Option(None, "--seat", help="Show this seat's view (default: spectator)."),
+) -> None:
+    """Print the view of a logged game at step N, as JSON."""
+    from api.app import LogError, Rules, replay_view
+
+    entries = _read_log(log)
+    try:
+        result = replay_view(Rules(), entries, at, seat)
+    except LogError as exc:
+        where = f"event {exc.version}: " if exc.version is not None and f"event {exc.version}" not in str(exc) else ""
+        typer.echo(f"replay failed: {where}{exc}", err=True)
+        raise typer.Exit(1) from exc
+    typer.echo(json.dumps(result, indent=2, sort_keys=True))
+
+
+def audit(
+    log: Path = typer.Argument(..., help="An exported log (JSON lines)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+) -> None:
+    """Verify a log: hash chain, pinned rules, seed commitment, every move and chance outcome,
+    and the outcome. Exit 0 when it verifies, 1 with the first failure."""
+    from api.app import Rules, audit_log
+
+    entries = _read_log(log)
+    report = audit_log(Rules(), entries)
+    if as_json:
+        typer.echo(json.dumps(report.to_dict(), indent=2))
+    elif report.ok:
+        skipped = f" (not checked: {', '.join(report.skipped)})" if report.skipped else ""
+        typer.echo(f"verified: {report.events} events; {', '.join(report.passed)}{skipped}")
+    else:
+        assert report.failure is not None
+        typer.echo(f"FAILED [{report.failure.check}] {report.failure.message}")
+    raise typer.Exit(0 if report.ok else 1)
+
+
+def export(
+    game_id: str = typer.Argument(..., help="The game's id."),
+    db: str = typer.Option(DEFAULT_URL, "--db", help="SQLAlchemy URL of the event store."),
+) -> None:
+    """Print a game's complete log as JSON lines (operator tool: includes events not yet public)."""
+    from api.app import GameService, ServiceError
+    from api.store import EventStore
+
+    store = EventStore(db, create=False)
+    try:
+        entries = GameService(store).export(game_id)
+    except ServiceError as exc:
+        typer.echo(exc.message, err=True)
+        raise typer.Exit(1) from exc
+    finally:
+        store.dispose()
+    out = sys.stdout
+    for entry in entries:
+        out.write(json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n")
+
+
+def register(app: typer.Typer) -> None:
+    """Add `serve`, `replay`, `audit` and `export` to the `ludex` command."""
+    app.command("serve")(serve)
+    app.command("replay")(replay)
+    app.command("audit")(audit)
+    app.command("export")(export)
+
+
+if __name__ == "__main__":
+    standalone = typer.Typer(no_args_is_help=True, add_completion=False, help="Ludex service commands.")
+    register(standalone)
+    standalone()
