@@ -1,0 +1,166 @@
+"""Helpers for end-to-end tests: real `ludex serve` processes on loopback, and random players."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A `ludex serve` subprocess (HTTP + gRPC) on loopback ports."""
+
+    def __init__(self, db_url: str, log_path: Path) -> None:
+        self.db_url = db_url
+        self.log_path = log_path
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.http_port = self.grpc_port = 0
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    @property
+    def grpc_target(self) -> str:
+        return f"127.0.0.1:{self.grpc_port}"
+
+    def start(self, timeout: float = 30.0) -> "Server":
+        self.http_port, self.grpc_port = free_port(), free_port()
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "api.service_commands", "serve",
+                "--db", self.db_url,
+                "--http-port", str(self.http_port),
+                "--grpc-port", str(self.grpc_port),
+            ],
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"server did not come up: {self.log_path.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handlers run."""
+        if self.proc and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def run_cli(*args: str, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run `python -m api.service_commands ARGS` and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "api.service_commands", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, input=input_text,
+    )
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create_http_game(client: httpx.Client, ruleset: str, seats: int | None = None, **extra: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"ruleset": ruleset, **extra}
+    if seats is not None:
+        body["seats"] = seats
+    r = client.post("/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def play_http(
+    client: httpx.Client, game_id: str, tokens: list[str], rng: random.Random, max_moves: int = 5000
+) -> int:
+    """Play random legal moves until the game ends; returns the number of moves made."""
+    moves = 0
+    while moves < max_moves:
+        view = client.get(f"/games/{game_id}/view").json()
+        if view["terminal"]:
+            return moves
+        seat = rng.choice(view["decision"]["seats"])
+        legal = client.get(f"/games/{game_id}/legal-moves", headers=bearer(tokens[seat])).json()
+        assert legal["moves"], f"seat {seat} must move but has no legal move: {view}"
+        move = rng.choice(legal["moves"])
+        r = client.post(
+            f"/games/{game_id}/moves",
+            json={"move": move, "expected_version": legal["version"]},
+            headers=bearer(tokens[seat]),
+        )
+        assert r.status_code == 200, r.text
+        moves += 1
+    raise AssertionError(f"game {game_id} did not end within {max_moves} moves")
+
+
+def write_log(path: Path, entries: list[dict[str, Any]]) -> Path:
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    return path
+
+
+def grpc_stub(target: str):
+    """`(pb2, stub, channel)` for a server's gRPC port."""
+    import grpc
+
+    from api.grpc.codegen import load
+
+    pb2, pb2_grpc = load()
+    channel = grpc.insecure_channel(target)
+    return pb2, pb2_grpc.LudexStub(channel), channel
+
+
+def grpc_auth(token: str) -> list[tuple[str, str]]:
+    return [("authorization", f"Bearer {token}")]
+
+
+def play_grpc(pb2: Any, stub: Any, game_id: str, tokens: list[str], rng: random.Random, max_moves: int = 5000) -> int:
+    """Like play_http, over gRPC."""
+    moves = 0
+    while moves < max_moves:
+        view = stub.GetView(pb2.GetViewRequest(game_id=game_id))
+        if view.terminal:
+            return moves
+        seat = rng.choice(json.loads(view.decision_json)["seats"])
+        legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game_id), metadata=grpc_auth(tokens[seat]))
+        assert legal.moves, f"seat {seat} must move but has no legal move"
+        move = rng.choice(list(legal.moves))
+        stub.SubmitMove(
+            pb2.SubmitMoveRequest(game_id=game_id, move=move, expected_version=legal.version),
+            metadata=grpc_auth(tokens[seat]),
+        )
+        moves += 1
+    raise AssertionError(f"game {game_id} did not end within {max_moves} moves")

@@ -1,0 +1,65 @@
+"""Two `ludex serve` processes on one PostgreSQL database behave as one service."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+
+import httpx
+
+from tests.service.servers import Server, bearer, create_http_game, play_http
+
+RULESET = "balloon_cup"
+
+
+def test_stream_on_one_server_sees_moves_made_through_another(pg_url, tmp_path):
+    a = Server(pg_url, tmp_path / "a.log").start()
+    b = Server(pg_url, tmp_path / "b.log").start()
+    try:
+        with httpx.Client(base_url=a.http, timeout=30) as ca, httpx.Client(base_url=b.http, timeout=30) as cb:
+            game = create_http_game(ca, RULESET)
+            gid = game["game_id"]
+            seen: list[dict] = []
+
+            def follow():
+                with httpx.Client(base_url=a.http, timeout=60) as c:
+                    with c.stream("GET", f"/games/{gid}/stream") as r:
+                        for line in r.iter_lines():
+                            if line.startswith("data:"):
+                                seen.append(json.loads(line[5:]))
+
+            follower = threading.Thread(target=follow)
+            follower.start()
+
+            # A race across processes: the to-move seat submits the same version through both.
+            view = cb.get(f"/games/{gid}/view").json()
+            seat = view["decision"]["seats"][0]
+            legal = cb.get(f"/games/{gid}/legal-moves", headers=bearer(game["tokens"][seat])).json()
+            barrier, statuses = threading.Barrier(2), []
+
+            def submit(client_base):
+                with httpx.Client(base_url=client_base, timeout=30) as c:
+                    barrier.wait()
+                    r = c.post(f"/games/{gid}/moves", headers=bearer(game["tokens"][seat]),
+                               json={"move": legal["moves"][0], "expected_version": legal["version"]})
+                    statuses.append(r.status_code)
+
+            racers = [threading.Thread(target=submit, args=(base,)) for base in (a.http, b.http)]
+            for t in racers:
+                t.start()
+            for t in racers:
+                t.join()
+            assert sorted(statuses) == [200, 409]
+
+            play_http(cb, gid, game["tokens"], random.Random("scale-out"))
+            follower.join(30)
+            assert not follower.is_alive(), "the stream on server A did not see the game end"
+            final = ca.get(f"/games/{gid}/events").json()
+            assert final["finished"]
+            assert [e["version"] for e in seen] == [e["version"] for e in final["events"]]
+            assert ca.get(f"/games/{gid}/audit").json()["ok"]
+            assert cb.get(f"/games/{gid}/audit").json()["ok"]
+    finally:
+        a.stop()
+        b.stop()
