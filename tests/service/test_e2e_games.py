@@ -12,7 +12,8 @@ import pytest
 
 from api.store import event_hash
 from dsl import bundled_rulesets
-from tests.service.servers import (
+
+from .servers import (
     Server,
     bearer,
     create_http_game,

@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from dsl import bundled_rulesets
-from tests.service.servers import Server, bearer, create_http_game, run_cli
+
+from .servers import Server, bearer, create_http_game, run_cli
 
 RULESET = "balloon_cup" if any(i.name == "balloon_cup" for i in bundled_rulesets()) else bundled_rulesets()[0].name
 

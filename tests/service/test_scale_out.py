@@ -8,7 +8,7 @@ import threading
 
 import httpx
 
-from tests.service.servers import Server, bearer, create_http_game, play_http
+from .servers import Server, bearer, create_http_game, play_http
 
 RULESET = "balloon_cup"
 

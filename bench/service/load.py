@@ -1,0 +1,145 @@
+"""Bounded load generator for the HTTP service, on loopback only.
+
+Starts `ludex serve` on a fresh store (a temporary SQLite file, or a throwaway schema in the
+PostgreSQL database given by --db), then runs N concurrent clients, each playing whole games
+with random legal moves (view -> legal-moves -> move), until a total move budget or a time
+budget runs out. Prints moves/s and p50/p99 latency of legal-move queries and move
+submissions.
+
+    python -m bench.service.load                          # SQLite
+    python -m bench.service.load --db postgresql+psycopg://postgres@127.0.0.1:5432/test
+
+Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.service.servers import Server  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+class Budget:
+    def __init__(self, moves: int, seconds: float) -> None:
+        self.moves_left = moves
+        self.deadline = time.monotonic() + seconds
+
+    def take(self) -> bool:
+        if self.moves_left <= 0 or time.monotonic() > self.deadline:
+            return False
+        self.moves_left -= 1
+        return True
+
+
+async def player(client: httpx.AsyncClient, ruleset: str, budget: Budget, rng: random.Random,
+                 legal_ms: list[float], move_ms: list[float], stats: dict[str, int]) -> None:
+    while True:
+        r = await client.post("/games", json={"ruleset": ruleset})
+        r.raise_for_status()
+        game = r.json()
+        gid, tokens = game["game_id"], game["tokens"]
+        stats["games"] += 1
+        while True:
+            view = (await client.get(f"/games/{gid}/view")).json()
+            if view["terminal"]:
+                stats["finished"] += 1
+                break
+            if not budget.take():
+                return
+            seat = rng.choice(view["decision"]["seats"])
+            auth = {"Authorization": f"Bearer {tokens[seat]}"}
+            t0 = time.perf_counter()
+            legal = (await client.get(f"/games/{gid}/legal-moves", headers=auth)).json()
+            legal_ms.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            r = await client.post(f"/games/{gid}/moves", headers=auth,
+                                  json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]})
+            move_ms.append((time.perf_counter() - t0) * 1000)
+            if r.status_code != 200:
+                stats["errors"] += 1
+            else:
+                stats["moves"] += 1
+
+
+async def run(base_url: str, clients: int, ruleset: str, max_moves: int, max_seconds: float) -> dict:
+    legal_ms: list[float] = []
+    move_ms: list[float] = []
+    stats = {"games": 0, "finished": 0, "moves": 0, "errors": 0}
+    budget = Budget(max_moves, max_seconds)
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits) as client:
+        start = time.perf_counter()
+        await asyncio.gather(*(player(client, ruleset, budget, random.Random(i), legal_ms, move_ms, stats)
+                               for i in range(clients)))
+        elapsed = time.perf_counter() - start
+    return {
+        **stats,
+        "seconds": elapsed,
+        "moves_per_s": stats["moves"] / elapsed,
+        "legal_p50": percentile(legal_ms, 0.50), "legal_p99": percentile(legal_ms, 0.99),
+        "move_p50": percentile(move_ms, 0.50), "move_p99": percentile(move_ms, 0.99),
+        "move_mean": statistics.fmean(move_ms) if move_ms else float("nan"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", default=None, help="PostgreSQL URL (default: a temporary SQLite file)")
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--ruleset", default="balloon_cup")
+    parser.add_argument("--max-moves", type=int, default=5000)
+    parser.add_argument("--max-seconds", type=float, default=60.0)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        schema = None
+        if args.db is None:
+            db_url, label = f"sqlite:///{Path(tmp) / 'bench.db'}", "sqlite"
+        else:
+            import sqlalchemy as sa
+
+            schema = f"ludex_bench_{uuid.uuid4().hex[:8]}"
+            engine = sa.create_engine(args.db, poolclass=sa.NullPool)
+            with engine.begin() as conn:
+                conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+            sep = "&" if "?" in args.db else "?"
+            db_url, label = f"{args.db}{sep}options=-csearch_path%3D{schema}", "postgresql"
+        server = Server(db_url, Path(tmp) / "server.log").start()
+        try:
+            result = asyncio.run(run(server.http, args.clients, args.ruleset, args.max_moves, args.max_seconds))
+        finally:
+            server.stop()
+            if schema is not None:
+                with engine.begin() as conn:
+                    conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    print(
+        f"{label}: {args.clients} clients, {result['moves']} moves in {result['seconds']:.1f}s "
+        f"({result['games']} games started, {result['finished']} finished, {result['errors']} errors)\n"
+        f"  throughput: {result['moves_per_s']:.0f} moves/s\n"
+        f"  legal-moves latency: p50 {result['legal_p50']:.1f} ms, p99 {result['legal_p99']:.1f} ms\n"
+        f"  move submit latency: p50 {result['move_p50']:.1f} ms, p99 {result['move_p99']:.1f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
