@@ -1,0 +1,11 @@
+"""The interpreter: runs a compiled `dsl.ir.Ruleset` as a state machine of events."""
+
+from runtime.chance import ImpossibleOutcome
+from runtime.compile import RuleError
+from runtime.events import Event, event_from_dict, event_to_dict
+from runtime.game import Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
+
+__all__ = [
+    "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "RuleError",
+    "event_from_dict", "event_to_dict",
+]

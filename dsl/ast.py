@@ -1,0 +1,234 @@
+"""The syntax tree of the rule language, with source spans.
+
+Declarations are typed frozen attrs classes; expressions and statements share one node
+shape, `Node(op, args, span)`, whose `op` is the grammar rule's alias in
+`grammars/ludex.lark` (for example `compare`, `call`, `move_stmt`). After checking and
+variant merging, the same frozen classes form the compiled IR (`dsl.ir.Ruleset`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """A source position: file, 1-based line and column of the first character."""
+
+    file: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@attrs.frozen
+class Node:
+    """An expression or statement: `op` names the construct, `args` are nodes or literals."""
+
+    op: str
+    args: tuple[Any, ...]
+    span: Span | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class TypeRef:
+    """A type as written: `int`, `seat?`, `list<card>`, `map<colour, int>`."""
+
+    name: str
+    args: tuple[TypeRef, ...] = ()
+    optional: bool = False
+
+    def __str__(self) -> str:
+        inner = f"<{', '.join(map(str, self.args))}>" if self.args else ""
+        return f"{self.name}{inner}{'?' if self.optional else ''}"
+
+
+@attrs.frozen
+class Param:
+    name: str
+    type: TypeRef
+    span: Span | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class Binder:
+    """`NAME in DOMAIN`: a move or trigger parameter drawn from a domain expression."""
+
+    name: str
+    domain: Node
+    span: Span | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class Require:
+    """`require COND else "reason"`: the reason is shown when the move is refused."""
+
+    cond: Node
+    reason: Node
+    span: Span | None = attrs.field(default=None, eq=False)
+
+
+# ---- declarations: every one has a kind, a name, a doc line and a span ----
+
+
+@attrs.frozen
+class Decl:
+    name: str
+    doc: str
+    span: Span | None = attrs.field(eq=False)
+
+    kind: str = attrs.field(default="decl", init=False)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What a variant names to replace or remove this declaration."""
+        return (self.kind, self.name)
+
+
+@attrs.frozen
+class SeatsDecl(Decl):
+    low: int = 2
+    high: int = 2
+    kind: str = attrs.field(default="seats", init=False)
+
+
+@attrs.frozen
+class OptionDecl(Decl):
+    type: TypeRef = TypeRef("int")
+    default: Node = Node("none_lit", ())
+    kind: str = attrs.field(default="option", init=False)
+
+
+@attrs.frozen
+class EnumDecl(Decl):
+    values: tuple[str, ...] = ()
+    kind: str = attrs.field(default="enum", init=False)
+
+
+@attrs.frozen
+class ConstDecl(Decl):
+    value: Node = Node("none_lit", ())
+    kind: str = attrs.field(default="const", init=False)
+
+
+@attrs.frozen
+class ComponentDecl(Decl):
+    fields: tuple[Param, ...] = ()
+    kind: str = attrs.field(default="component", init=False)
+
+
+@attrs.frozen
+class ComponentsDecl(Decl):
+    value: Node = Node("list_lit", ())
+    kind: str = attrs.field(default="components", init=False)
+
+
+@attrs.frozen
+class ZoneDecl(Decl):
+    holds: str = ""
+    visibility: str = "public"
+    per_seat: bool = False
+    ordered: bool = False
+    init: Node | None = None
+    kind: str = attrs.field(default="zone", init=False)
+
+
+@attrs.frozen
+class VarDecl(Decl):
+    type: TypeRef = TypeRef("int")
+    per_seat: bool = False
+    init: Node = Node("none_lit", ())
+    kind: str = attrs.field(default="var", init=False)
+
+
+@attrs.frozen
+class EntityDecl(Decl):
+    fields: tuple[Param, ...] = ()
+    zones: tuple[ZoneDecl, ...] = ()
+    vars: tuple[VarDecl, ...] = ()
+    kind: str = attrs.field(default="entity", init=False)
+
+
+@attrs.frozen
+class EntitiesDecl(Decl):
+    value: Node = Node("list_lit", ())
+    kind: str = attrs.field(default="entities", init=False)
+
+
+@attrs.frozen
+class FnDecl(Decl):
+    params: tuple[Param, ...] = ()
+    returns: TypeRef | None = None
+    body: Node = Node("none_lit", ())
+    kind: str = attrs.field(default="fn", init=False)
+
+
+@attrs.frozen
+class ProcDecl(Decl):
+    params: tuple[Param, ...] = ()
+    body: tuple[Node, ...] = ()
+    kind: str = attrs.field(default="proc", init=False)
+
+
+@attrs.frozen
+class SetupDecl(Decl):
+    body: tuple[Node, ...] = ()
+    kind: str = attrs.field(default="setup", init=False)
+
+
+@attrs.frozen
+class StepDecl(Decl):
+    """A state of the turn machine; `then` is what follows a move that names no transition."""
+
+    then: Node = Node("then_stay", ())
+    kind: str = attrs.field(default="step", init=False)
+
+
+@attrs.frozen
+class MoveDecl(Decl):
+    params: tuple[Binder, ...] = ()
+    steps: tuple[str, ...] = ()
+    forced: bool = False
+    otherwise: bool = False
+    requires: tuple[Require, ...] = ()
+    body: tuple[Node, ...] = ()
+    kind: str = attrs.field(default="move", init=False)
+
+
+@attrs.frozen
+class TriggerDecl(Decl):
+    params: tuple[Binder, ...] = ()
+    cond: Node = Node("true_lit", ())
+    body: tuple[Node, ...] = ()
+    kind: str = attrs.field(default="trigger", init=False)
+
+
+# ---- variant edits ----
+
+
+@attrs.frozen
+class VariantEdit:
+    """One line of a variant: `set`, `replace`, `add` or `remove`."""
+
+    action: str
+    target: tuple[str, str]
+    decl: Decl | None = None
+    value: Node | None = None
+    span: Span | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
+class SourceFile:
+    """A parsed file: a game (`header == "game"`) or a variant (`header == "variant"`)."""
+
+    path: str
+    header: str
+    name: str
+    title: str
+    extends: str | None
+    decls: tuple[Decl, ...]
+    edits: tuple[VariantEdit, ...]

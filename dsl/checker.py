@@ -1,0 +1,594 @@
+"""Static checks over a merged set of declarations: names, types, arity and reachability.
+
+Each finding becomes a `Diagnostic` with file:line:column, the source line with a caret and,
+where one exists, a fix hint ("did you mean ..."). The checker keeps going after an error,
+so one run reports every problem it can find (Crafting Interpreters, "Resolving and Binding").
+
+Types are strings: `int`, `bool`, `str`, `seat`, `step`, `none`, `any`, `enum:E`, `comp:C`,
+`ent:E`, `zone:C`, `zones:C` (a per-seat zone, indexed by seat), `list:T`, `map:K:V`,
+`seatmap:T` (a per-seat variable), `options`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl import ast as A
+from dsl.diagnostics import Reporter, did_you_mean
+
+# name -> (min args, max args, result type or None = depends on arguments)
+BUILTINS: dict[str, tuple[int, int, str | None]] = {
+    "size": (1, 1, "int"), "count": (1, 1, "int"), "sum": (1, 1, "int"), "min": (1, 2, None), "max": (1, 2, None),
+    "any": (1, 1, "bool"), "all": (1, 1, "bool"), "other": (1, 1, "seat"), "next": (1, 1, "seat"),
+    "first": (2, 2, None), "top": (1, 1, None), "bottom": (1, 1, None), "abs": (1, 1, "int"),
+    "bundles": (2, 2, "list:map:any|int"), "sorted": (1, 1, None), "argmax": (1, 1, "any"), "argmin": (1, 1, "any"),
+    "keys": (1, 1, "list:any"), "values": (1, 1, "list:any"), "empty": (1, 1, "bool"), "marks": (1, 1, "list:any"),
+    "position": (1, 1, "int"), "distinct": (1, 1, None), "list": (1, 1, None), "has_mark": (2, 2, "bool"),
+    "owner": (1, 1, "seat"), "str": (1, 1, "str"), "len": (1, 1, "int"), "remaining": (1, 1, "int"),
+}
+GEN_BUILTINS = {"any": "bool", "all": "bool", "sum": "int", "count": "int", "min": "any", "max": "any", "list": "list:any",
+                "distinct": "list:any", "argmax": "any", "argmin": "any"}
+SPECIAL_NAMES = {"actor": "seat", "current": "seat", "step": "step", "seats": "list:seat", "option": "options",
+                 "nseats": "int", "ply": "int"}
+PRIMITIVES = {"int", "bool", "str", "seat", "step", "any"}
+
+
+def elem(t: str) -> str:
+    """The element type of a collection type (`any` when unknown)."""
+    if t.startswith("list:"):
+        return t[5:]
+    if t.startswith("zone:"):
+        return "comp:" + t[5:]
+    if t.startswith("map:"):
+        return t[4:].split("|")[0]
+    return "any"
+
+
+class Checker:
+    """Walks declarations and expressions; `run()` fills the reporter with diagnostics."""
+
+    def __init__(self, decls: list[A.Decl], rep: Reporter):
+        self.rep = rep
+        self.decls = decls
+        self.by_kind: dict[str, dict[str, A.Decl]] = {}
+        for d in decls:
+            self.by_kind.setdefault(d.kind, {})[d.name] = d
+        self.enum_values: dict[str, str] = {}
+        for e in self.of("enum"):
+            for v in e.values:
+                if v in self.enum_values:
+                    rep.error(e.span, f"enum value '{v}' is already a value of enum '{self.enum_values[v]}'")
+                self.enum_values[v] = e.name
+        self.global_types: dict[str, str] = {}
+        self._global_names()
+
+    def of(self, kind: str) -> list[Any]:
+        return list(self.by_kind.get(kind, {}).values())
+
+    # ---- names ----
+    def _global_names(self) -> None:
+        g = self.global_types
+        for e in self.of("enum"):
+            g[e.name] = f"list:enum:{e.name}"
+        for v, e in self.enum_values.items():
+            g[v] = f"enum:{e}"
+        for c in self.of("components"):
+            g[c.name] = "list:" + self._set_type(c.value)
+        for z in self.of("zone"):
+            g[z.name] = f"zones:{z.holds}" if z.per_seat else f"zone:{z.holds}"
+        for e in self.of("entities"):
+            g[e.name] = "list:" + self._set_type(e.value)
+        for v in self.of("var"):
+            t = self.type_of(v.type)
+            g[v.name] = f"seatmap:{t}" if v.per_seat else t
+        for c in self.of("const"):
+            g[c.name] = "any"
+        for s in self.of("step"):
+            g[s.name] = "step"
+
+    def _set_type(self, value: A.Node) -> str:
+        if value.op == "list_comp" and value.args[0].op == "call":
+            return self._ctor_type(value.args[0].args[0])
+        if value.op == "list_lit" and value.args and value.args[0].op == "call":
+            return self._ctor_type(value.args[0].args[0])
+        return "any"
+
+    def _ctor_type(self, name: str) -> str:
+        if name in self.by_kind.get("component", {}):
+            return f"comp:{name}"
+        if name in self.by_kind.get("entity", {}):
+            return f"ent:{name}"
+        return "any"
+
+    def type_of(self, t: A.TypeRef) -> str:
+        if t.name == "list":
+            return "list:" + (self.type_of(t.args[0]) if t.args else "any")
+        if t.name == "map":
+            return "map:" + "|".join(self.type_of(a) for a in t.args) if len(t.args) == 2 else "map:any|any"
+        if t.name in PRIMITIVES:
+            return t.name
+        if t.name in self.by_kind.get("enum", {}):
+            return f"enum:{t.name}"
+        if t.name in self.by_kind.get("component", {}):
+            return f"comp:{t.name}"
+        if t.name in self.by_kind.get("entity", {}):
+            return f"ent:{t.name}"
+        return "any"
+
+    def check_type_ref(self, t: A.TypeRef, span: A.Span | None) -> None:
+        known = PRIMITIVES | {"list", "map"} | set(self.by_kind.get("enum", {})) | set(self.by_kind.get("component", {})) | set(
+            self.by_kind.get("entity", {})
+        )
+        if t.name not in known:
+            self.rep.error(span, f"unknown type '{t.name}'", did_you_mean(t.name, known))
+        for a in t.args:
+            self.check_type_ref(a, span)
+
+    # ---- declarations ----
+    def run(self) -> None:
+        steps = self.by_kind.get("step", {})
+        if not steps:
+            self.rep.error(None, "the ruleset declares no step: a turn structure needs at least one `step`")
+        for d in self.decls:
+            getattr(self, f"_decl_{d.kind}", lambda d: None)(d)
+        self._reachability()
+
+    def _decl_option(self, d: A.OptionDecl) -> None:
+        self.check_type_ref(d.type, d.span)
+        self.expr(d.default, {})
+
+    def _decl_const(self, d: A.ConstDecl) -> None:
+        self.expr(d.value, {})
+
+    def _decl_component(self, d: A.ComponentDecl) -> None:
+        for f in d.fields:
+            self.check_type_ref(f.type, f.span)
+
+    def _decl_components(self, d: A.ComponentsDecl) -> None:
+        self.expr(d.value, {})
+
+    _decl_entities = _decl_components
+
+    def _decl_zone(self, d: A.ZoneDecl, scope: dict | None = None) -> None:
+        if d.holds not in self.by_kind.get("component", {}):
+            self.rep.error(d.span, f"zone '{d.name}' holds unknown component type '{d.holds}'",
+                           did_you_mean(d.holds, self.by_kind.get("component", {})))
+        if d.init is not None:
+            self.expr(d.init, scope or {})
+
+    def _decl_entity(self, d: A.EntityDecl) -> None:
+        scope = {f.name: self.type_of(f.type) for f in d.fields}
+        for f in d.fields:
+            self.check_type_ref(f.type, f.span)
+        for z in d.zones:
+            self._decl_zone(z, scope)
+        for v in d.vars:
+            self.check_type_ref(v.type, v.span)
+            self.expr(v.init, scope)
+
+    def _decl_var(self, d: A.VarDecl) -> None:
+        self.check_type_ref(d.type, d.span)
+        self.expr(d.init, {})
+
+    def _params(self, params: tuple[A.Param, ...]) -> dict[str, str]:
+        for p in params:
+            self.check_type_ref(p.type, p.span)
+        return {p.name: self.type_of(p.type) for p in params}
+
+    def _decl_fn(self, d: A.FnDecl) -> None:
+        scope = self._params(d.params)
+        t = self.expr(d.body, scope)
+        if d.returns is not None:
+            want = self.type_of(d.returns)
+            if not compatible(want, t) and not (d.returns.optional and t == "none"):
+                self.rep.error(d.body.span or d.span, f"function '{d.name}' returns {pretty(t)} but declares {d.returns}")
+
+    def _decl_proc(self, d: A.ProcDecl) -> None:
+        self.block(d.body, self._params(d.params))
+
+    def _decl_setup(self, d: A.SetupDecl) -> None:
+        self.block(d.body, {})
+
+    def _decl_step(self, d: A.StepDecl) -> None:
+        if d.then.op == "then_goto":
+            self._step_ref(d.then.args[0], d.then.span or d.span)
+            if d.then.args[1] is not None:
+                self.expect(d.then.args[1], {}, "seat")
+
+    def _binders(self, binders: tuple[A.Binder, ...], scope: dict[str, str]) -> dict[str, str]:
+        scope = dict(scope)
+        for b in binders:
+            t = self.expr(b.domain, scope)
+            scope[b.name] = elem(t)
+        return scope
+
+    def _decl_move(self, d: A.MoveDecl) -> None:
+        for s in d.steps:
+            self._step_ref(s, d.span)
+        scope = self._binders(d.params, {})
+        for r in d.requires:
+            self.expect(r.cond, scope, "bool")
+            self.expr(r.reason, scope)
+        self.block(d.body, scope)
+
+    def _decl_trigger(self, d: A.TriggerDecl) -> None:
+        scope = self._binders(d.params, {})
+        self.expect(d.cond, scope, "bool")
+        self.block(d.body, scope)
+
+    def _step_ref(self, name: str, span: A.Span | None) -> None:
+        steps = self.by_kind.get("step", {})
+        if name not in steps:
+            self.rep.error(span, f"unknown step '{name}'", did_you_mean(name, steps))
+
+    def _reachability(self) -> None:
+        steps = list(self.by_kind.get("step", {}))
+        if not steps:
+            return
+        reached = {steps[0]}
+        for d in self.decls:
+            for node in walk(d):
+                if isinstance(node, A.Node) and node.op in ("goto_stmt", "then_goto"):
+                    reached.add(node.args[0])
+        for name in steps:
+            if name not in reached:
+                self.rep.error(self.by_kind["step"][name].span, f"step '{name}' can never be reached",
+                               "no `goto` or `then goto` leads to it, and it is not the first step")
+        moves_in = {s for m in self.of("move") for s in m.steps}
+        for name in steps:
+            if name not in moves_in:
+                self.rep.error(self.by_kind["step"][name].span, f"step '{name}' has no move: a seat there could never act")
+
+    # ---- statements ----
+    def block(self, stmts: tuple[A.Node, ...], scope: dict[str, str]) -> None:
+        scope = dict(scope)
+        for s in stmts:
+            self.stmt(s, scope)
+
+    def stmt(self, s: A.Node, scope: dict[str, str]) -> None:
+        op, a = s.op, s.args
+        if op == "move_stmt":
+            self.expr(a[0], scope)
+            self.expect_zone(a[1], scope)
+            if a[2] is not None and a[2].op == "at":
+                self.expect(a[2].args[0], scope, "int")
+        elif op == "shuffle_stmt":
+            self.expect_zone(a[0], scope)
+        elif op == "draw_stmt":
+            self.expect(a[0], scope, "int")
+            self.expect_zone(a[1], scope)
+            self.expect_zone(a[2], scope)
+            if len(a) > 3 and a[3] is not None:
+                self.expect_zone(a[3], scope)
+        elif op == "draw_random_stmt":
+            src = self.expect_zone(a[0], scope)
+            self.expect_zone(a[1], scope)
+            if a[2] is not None:
+                self.expect(a[3], {**scope, a[2]: elem(src)}, "bool")
+        elif op == "assign_stmt":
+            self.target(a[0], scope)
+            self.expr(a[2], scope)
+        elif op == "flip_stmt":
+            self.target(a[0], scope)
+        elif op == "remove_stmt":
+            self.expr(a[0], scope)
+        elif op == "if_stmt":
+            parts = list(a)
+            while parts:
+                if len(parts) == 1:
+                    self.block(parts[0], scope)
+                    break
+                self.expect(parts[0], scope, "bool")
+                self.block(parts[1], scope)
+                parts = parts[2:]
+        elif op == "for_stmt":
+            t = self.expr(a[1], scope)
+            self.block(a[2], {**scope, a[0]: elem(t)})
+        elif op == "while_stmt":
+            self.expect(a[0], scope, "bool")
+            self.block(a[1], scope)
+        elif op == "let_stmt":
+            scope[a[0]] = self.expr(a[1], scope)
+        elif op == "call":
+            self.call(s, scope, statement=True)
+        elif op == "goto_stmt":
+            self._step_ref(a[0], s.span)
+            if a[1] is not None:
+                self.expect(a[1], scope, "seat")
+        elif op == "turn_stmt":
+            self.expect(a[0], scope, "seat")
+        elif op == "end_game_stmt":
+            oc = a[0]
+            if oc.args:
+                self.expr(oc.args[0], scope)
+        elif op in ("reveal_stmt",):
+            self.expect_zone(a[0], scope)
+        elif op == "mark_stmt":
+            self.expr(a[0], scope)
+            self.expr(a[1], scope)
+        elif op == "unmark_stmt":
+            self.expr(a[0], scope)
+
+    def target(self, t: A.Node, scope: dict[str, str]) -> None:
+        name, path = t.args
+        if name not in scope and name not in self.global_types:
+            self.unknown(name, t.span, scope)
+            return
+        if not path and name in self.global_types and self.global_types[name] not in ("any",) and name not in self.by_kind.get("var", {}):
+            self.rep.error(t.span, f"'{name}' cannot be assigned: only variables and entity fields change")
+        cur = scope.get(name) or self.global_types[name]
+        for kind, x in path:
+            if kind == "attr":
+                cur = self.attr_type(cur, x, t.span)
+            else:
+                self.expr(x, scope)
+                cur = cur[8:] if cur.startswith("seatmap:") else "any"
+
+    # ---- expressions ----
+    def expect(self, e: A.Node, scope: dict[str, str], want: str) -> str:
+        t = self.expr(e, scope)
+        if not compatible(want, t):
+            self.rep.error(e.span, f"type mismatch: expected {pretty(want)}, found {pretty(t)}")
+        return t
+
+    def expect_zone(self, e: A.Node, scope: dict[str, str]) -> str:
+        t = self.expr(e, scope)
+        if t.startswith("zones:"):
+            self.rep.error(e.span, "this zone has one part per seat: index it with a seat, e.g. `hand[actor]`")
+        elif not (t.startswith("zone:") or t == "any"):
+            self.rep.error(e.span, f"type mismatch: expected a zone, found {pretty(t)}")
+        return t
+
+    def unknown(self, name: str, span: A.Span | None, scope: dict[str, str]) -> str:
+        cands = set(scope) | set(self.global_types) | set(SPECIAL_NAMES) | set(self.by_kind.get("fn", {}))
+        self.rep.error(span, f"unknown name '{name}'", did_you_mean(name, cands))
+        return "any"
+
+    def expr(self, e: A.Node, scope: dict[str, str]) -> str:
+        op, a = e.op, e.args
+        if op == "lit":
+            v = a[0]
+            return "bool" if isinstance(v, bool) else "int" if isinstance(v, int) else "str" if isinstance(v, str) else "none"
+        if op == "fstring":
+            for p in a:
+                if isinstance(p, A.Node):
+                    self.expr(p, scope)
+            return "str"
+        if op == "name":
+            n = a[0]
+            if n in scope:
+                return scope[n]
+            if n in SPECIAL_NAMES:
+                return SPECIAL_NAMES[n]
+            if n in self.global_types:
+                return self.global_types[n]
+            return self.unknown(n, e.span, scope)
+        if op == "it":
+            return scope.get("$it", "any")
+        if op == "attr":
+            obj = a[0]
+            if obj.op == "name" and obj.args[0] == "option" and "option" not in scope:
+                opts = self.by_kind.get("option", {})
+                if a[1] not in opts:
+                    self.rep.error(e.span, f"unknown option '{a[1]}'", did_you_mean(a[1], opts))
+                    return "any"
+                return self.type_of(opts[a[1]].type)
+            return self.attr_type(self.expr(obj, scope), a[1], e.span)
+        if op == "index":
+            t = self.expr(a[0], scope)
+            it = self.expr(a[1], scope)
+            if t.startswith("zones:"):
+                if not compatible("seat", it):
+                    self.rep.error(a[1].span, f"type mismatch: a per-seat zone is indexed by a seat, found {pretty(it)}")
+                return "zone:" + t[6:]
+            if t.startswith("seatmap:"):
+                return t[8:]
+            if t.startswith("map:"):
+                return t[4:].split("|", 1)[1] if "|" in t else "any"
+            return elem(t) if t.startswith(("list:", "zone:")) else "any"
+        if op == "binop":
+            sym, x, y = a
+            tx, ty = self.expr(x, scope), self.expr(y, scope)
+            if sym in ("==", "!="):
+                if not comparable(tx, ty):
+                    self.rep.error(e.span, f"type mismatch: comparing {pretty(tx)} with {pretty(ty)} is always {sym == '!='}".lower())
+                return "bool"
+            if sym in ("<", "<=", ">", ">="):
+                for t, n in ((tx, x), (ty, y)):
+                    if not compatible("int", t) and t != "seat":
+                        self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}")
+                return "bool"
+            if sym == "++":
+                return tx if tx.startswith("list:") else "list:any"
+            if sym == "+" and (tx.startswith("list:") or tx.startswith("zone:")):
+                return "list:" + elem(tx)
+            for t, n in ((tx, x), (ty, y)):
+                if not compatible("int", t):
+                    self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}")
+            return "int"
+        if op in ("and_", "or_"):
+            self.expect(a[0], scope, "bool")
+            self.expect(a[1], scope, "bool")
+            return "bool"
+        if op == "not_":
+            self.expect(a[0], scope, "bool")
+            return "bool"
+        if op in ("in_", "not_in"):
+            self.expr(a[0], scope)
+            self.expr(a[1], scope)
+            return "bool"
+        if op == "neg":
+            return self.expect(a[0], scope, "int")
+        if op == "range":
+            self.expect(a[0], scope, "int")
+            self.expect(a[1], scope, "int")
+            return "list:int"
+        if op == "where":
+            t = self.expr(a[0], scope)
+            self.expect(a[1], {**scope, "$it": elem(t)}, "bool")
+            return "list:" + elem(t)
+        if op == "if_expr":
+            parts = list(a)
+            types = []
+            while len(parts) > 1:
+                self.expect(parts[0], scope, "bool")
+                types.append(self.expr(parts[1], scope))
+                parts = parts[2:]
+            types.append(self.expr(parts[0], scope))
+            concrete = [t for t in types if t not in ("any", "none")]
+            return concrete[0] if concrete and all(t == concrete[0] for t in concrete) else "any"
+        if op == "let_expr":
+            return self.expr(a[2], {**scope, a[0]: self.expr(a[1], scope)})
+        if op == "list_lit":
+            ts = [self.expr(x, scope) for x in a]
+            return "list:" + (ts[0] if ts and all(t == ts[0] for t in ts) else "any")
+        if op == "map_lit":
+            kt = vt = "any"
+            for k, v in a:
+                kt = self.map_key(k, scope)
+                vt = self.expr(v, scope)
+            return f"map:{kt}|{vt}"
+        if op in ("list_comp", "map_comp", "gen_call"):
+            inner = dict(scope)
+            fors = a[2] if op == "gen_call" else a[1]
+            for f in fors:
+                name, iterable, cond = f.args
+                inner[name] = elem(self.expr(iterable, inner))
+                if cond is not None:
+                    self.expect(cond, inner, "bool")
+            if op == "list_comp":
+                return "list:" + self.expr(a[0], inner)
+            if op == "map_comp":
+                k, v = a[0]
+                return f"map:{self.expr(k, inner)}|{self.expr(v, inner)}"
+            fname = a[0]
+            et = self.expr(a[1], inner)
+            if fname not in GEN_BUILTINS:
+                self.rep.error(e.span, f"'{fname}' does not take a generator", did_you_mean(fname, GEN_BUILTINS))
+                return "any"
+            if fname in ("any", "all"):
+                if not compatible("bool", et):
+                    self.rep.error(a[1].span, f"type mismatch: expected bool, found {pretty(et)}")
+            if fname in ("min", "max"):
+                return et
+            return GEN_BUILTINS[fname]
+        if op == "call":
+            return self.call(e, scope)
+        return "any"
+
+    def map_key(self, k: A.Node, scope: dict[str, str]) -> str:
+        return self.expr(k, scope)
+
+    def call(self, e: A.Node, scope: dict[str, str], statement: bool = False) -> str:
+        name, pos, kw = e.args
+        argt = [self.expr(x, scope) for x in pos] + [self.expr(v, scope) for _, v in kw]
+        procs, fns = self.by_kind.get("proc", {}), self.by_kind.get("fn", {})
+        ctors = {**self.by_kind.get("component", {}), **self.by_kind.get("entity", {})}
+        if statement and name not in procs:
+            hint = f"'{name}' is a function; only procedures are statements" if name in fns else did_you_mean(name, procs)
+            self.rep.error(e.span, f"unknown procedure '{name}'", hint)
+            return "any"
+        target = procs.get(name) or fns.get(name)
+        if target is not None:
+            params = target.params
+            if len(argt) != len(params):
+                self.rep.error(e.span, f"'{name}' takes {len(params)} argument(s), {len(argt)} given")
+            for p, t, n in zip(params, argt, list(pos) + [v for _, v in kw]):
+                want = self.type_of(p.type)
+                if not compatible(want, t) and not (p.type.optional and t == "none"):
+                    self.rep.error(n.span, f"type mismatch: argument '{p.name}' of '{name}' expects {pretty(want)}, found {pretty(t)}")
+            if isinstance(target, A.FnDecl) and target.returns is not None:
+                return self.type_of(target.returns)
+            return "any"
+        if name in ctors:
+            return self._ctor_type(name)
+        if name in BUILTINS:
+            lo, hi, res = BUILTINS[name]
+            if not lo <= len(argt) <= hi:
+                self.rep.error(e.span, f"'{name}' takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), {len(argt)} given")
+            if res is None:
+                if name in ("top", "bottom"):
+                    return elem(argt[0]) if argt else "any"
+                if name in ("min", "max"):
+                    return "int" if len(argt) == 2 else (elem(argt[0]) if argt else "any")
+                if name in ("first", "sorted", "distinct", "list"):
+                    t = argt[-1] if argt else "any"
+                    return "list:" + elem(t)
+                return "any"
+            return res
+        self.rep.error(e.span, f"unknown function '{name}'", did_you_mean(name, set(fns) | set(BUILTINS) | set(ctors)))
+        return "any"
+
+    def attr_type(self, t: str, attr: str, span: A.Span | None) -> str:
+        if t.startswith("comp:"):
+            d = self.by_kind.get("component", {}).get(t[5:])
+            if d is not None:
+                fields = {f.name: self.type_of(f.type) for f in d.fields}
+                if attr in fields:
+                    return fields[attr]
+                if attr in ("name", "kind"):
+                    return "str"
+                self.rep.error(span, f"component '{d.name}' has no attribute '{attr}'", did_you_mean(attr, fields))
+                return "any"
+        if t.startswith("ent:"):
+            d = self.by_kind.get("entity", {}).get(t[4:])
+            if d is not None:
+                members = {f.name: self.type_of(f.type) for f in d.fields}
+                members.update({z.name: (f"zones:{z.holds}" if z.per_seat else f"zone:{z.holds}") for z in d.zones})
+                members.update({v.name: self.type_of(v.type) for v in d.vars})
+                if attr in members:
+                    return members[attr]
+                if attr in ("name", "index"):
+                    return "str" if attr == "name" else "int"
+                self.rep.error(span, f"entity '{d.name}' has no member '{attr}'", did_you_mean(attr, members))
+                return "any"
+        return "any"
+
+
+def compatible(want: str, got: str) -> bool:
+    """Whether a value of type `got` may stand where `want` is expected."""
+    if "any" in (want, got) or want == got or got == "none":
+        return True
+    if want == "seat" and got == "int" or want == "int" and got == "seat":
+        return True
+    if want.startswith("list:") and (got.startswith("list:") or got.startswith("zone:")):
+        return compatible(elem(want), elem(got))
+    if want.startswith("map:") and got.startswith("map:"):
+        return True
+    return False
+
+
+def comparable(a: str, b: str) -> bool:
+    if "any" in (a, b) or "none" in (a, b) or a == b:
+        return True
+    if {a, b} <= {"int", "seat"}:
+        return True
+    if a.startswith("enum:") and b.startswith("enum:"):
+        return False
+    return compatible(a, b) or compatible(b, a)
+
+
+def pretty(t: str) -> str:
+    if t.startswith("enum:"):
+        return f"a {t[5:]}"
+    if t.startswith("comp:") or t.startswith("ent:"):
+        return f"a {t.split(':', 1)[1]}"
+    if t.startswith("list:"):
+        return f"a list of {pretty(t[5:])}"
+    if t.startswith("zone:"):
+        return f"a zone of {t[5:]}"
+    return {"int": "a number", "bool": "a truth value", "str": "text", "seat": "a seat", "none": "none"}.get(t, t)
+
+
+def walk(obj: Any):
+    """Every Node inside a declaration (depth first)."""
+    if isinstance(obj, A.Node):
+        yield obj
+        for x in obj.args:
+            yield from walk(x)
+    elif isinstance(obj, (tuple, list)):
+        for x in obj:
+            yield from walk(x)
+    elif hasattr(obj, "__attrs_attrs__") and not isinstance(obj, A.Span):
+        for f in obj.__attrs_attrs__:
+            yield from walk(getattr(obj, f.name))

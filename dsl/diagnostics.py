@@ -1,0 +1,84 @@
+"""Diagnostics: what is wrong with rule text, where (file:line:column) and how to fix it."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+import attrs
+
+from dsl.ast import Span
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding of the parser or checker.
+
+    `severity` is "error" or "warning"; `line` and `column` are 1-based; `snippet` is the
+    offending source line followed by a caret line; `hint` is a fix suggestion or "".
+    """
+
+    severity: str
+    message: str
+    file: str
+    line: int
+    column: int
+    snippet: str = ""
+    hint: str = ""
+
+    def to_dict(self) -> dict:
+        return attrs.asdict(self)
+
+    def __str__(self) -> str:
+        out = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        if self.snippet:
+            out += "\n" + self.snippet
+        if self.hint:
+            out += f"\n  hint: {self.hint}"
+        return out
+
+
+class RulesetError(Exception):
+    """Rule text that does not parse or check; `diagnostics` lists every finding."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(str(d) for d in diagnostics))
+
+
+def snippet(text: str, line: int, column: int) -> str:
+    """The source line `line` of `text` with a caret under `column`."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    src = lines[line - 1]
+    return f"  {src}\n  {' ' * (column - 1)}^"
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """A "did you mean ..." hint for an unknown name, or "" when nothing is close."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+class Reporter:
+    """Collects diagnostics for a set of source files, so one run reports several errors."""
+
+    def __init__(self, texts: dict[str, str]):
+        self.texts = texts
+        self.items: list[Diagnostic] = []
+
+    def error(self, span: Span | None, message: str, hint: str = "", severity: str = "error") -> None:
+        if span is None:
+            span = Span("<rules>", 1, 1)
+        text = self.texts.get(span.file, "")
+        self.items.append(
+            Diagnostic(severity, message, span.file, span.line, span.column, snippet(text, span.line, span.column), hint)
+        )
+
+    def warning(self, span: Span | None, message: str, hint: str = "") -> None:
+        self.error(span, message, hint, severity="warning")
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]

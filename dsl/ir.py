@@ -1,0 +1,70 @@
+"""The compiled ruleset: an immutable IR (frozen attrs) with a stable content hash.
+
+The IR is the checked declarations of a game with its variants merged in. The runtime
+consumes only this module's `Ruleset`; it never sees the parser or the checker.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import attrs
+
+from dsl import ast as A
+
+
+@attrs.frozen
+class Ruleset:
+    """A game's rules after variants: what `runtime.Game` runs.
+
+    `seats` is (fewest, most); `sources` holds (file name, text) of the base file and each
+    variant file in order, so a stored game can be recompiled from its own text;
+    `content_hash` is the sha256 (hex) of the canonical form of everything else.
+    """
+
+    name: str
+    title: str
+    variants: tuple[str, ...]
+    seats: tuple[int, int]
+    options: tuple[A.OptionDecl, ...]
+    enums: tuple[A.EnumDecl, ...]
+    consts: tuple[A.ConstDecl, ...]
+    component_types: tuple[A.ComponentDecl, ...]
+    component_sets: tuple[A.ComponentsDecl, ...]
+    zones: tuple[A.ZoneDecl, ...]
+    entity_types: tuple[A.EntityDecl, ...]
+    entity_sets: tuple[A.EntitiesDecl, ...]
+    vars: tuple[A.VarDecl, ...]
+    fns: tuple[A.FnDecl, ...]
+    procs: tuple[A.ProcDecl, ...]
+    setup: A.SetupDecl | None
+    steps: tuple[A.StepDecl, ...]
+    moves: tuple[A.MoveDecl, ...]
+    triggers: tuple[A.TriggerDecl, ...]
+    sources: tuple[tuple[str, str], ...] = attrs.field(eq=False, repr=False)
+    content_hash: str = attrs.field(default="", eq=False)
+
+    def option(self, name: str) -> A.OptionDecl | None:
+        return next((o for o in self.options if o.name == name), None)
+
+    def to_data(self) -> dict:
+        """Canonical JSON-able form (spans included), used for the hash and IR snapshots."""
+        return {f.name: to_data(getattr(self, f.name)) for f in attrs.fields(Ruleset) if f.name not in ("sources", "content_hash")}
+
+
+def to_data(obj: Any) -> Any:
+    """Canonical plain data for IR objects: attrs classes become dicts tagged with their class."""
+    if attrs.has(type(obj)):
+        out: dict[str, Any] = {"_": type(obj).__name__}
+        for f in attrs.fields(type(obj)):
+            out[f.name] = to_data(getattr(obj, f.name))
+        return out
+    if isinstance(obj, (tuple, list)):
+        return [to_data(x) for x in obj]
+    return obj
+
+
+def content_hash(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

@@ -1,0 +1,404 @@
+"""Parse rule text into the syntax tree of `dsl.ast`, with Lark (grammar: grammars/ludex.lark).
+
+Syntax errors become `Diagnostic`s built from Lark's `UnexpectedInput`, which already knows
+the line, the column and the tokens that would have been accepted.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
+
+from dsl import ast as A
+from dsl.diagnostics import Diagnostic, RulesetError, snippet
+
+
+@functools.cache
+def _lark() -> Lark:
+    text = resources.files("grammars").joinpath("ludex.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True, start=["start", "expr"], maybe_placeholders=True)
+
+
+def _unquote(tok: str) -> str:
+    return bytes(tok[1:-1], "utf-8").decode("unicode_escape") if "\\" in tok else tok[1:-1]
+
+
+@v_args(meta=True, inline=True)
+class _Build(Transformer):
+    """Parse tree to AST; every node gets the span of its first token."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    def _span(self, meta: Any) -> A.Span | None:
+        if getattr(meta, "empty", True):
+            return None
+        return A.Span(self.path, meta.line, meta.column)
+
+    def _tspan(self, tok: Token) -> A.Span:
+        return A.Span(self.path, tok.line or 0, tok.column or 0)
+
+    def _n(self, op: str, meta: Any, *args: Any) -> A.Node:
+        return A.Node(op, tuple(args), self._span(meta))
+
+    # ---- file ----
+    def start(self, meta, *items):
+        header = items[0] if items and isinstance(items[0], tuple) and items[0][0] in ("game", "variant") else None
+        rest = items[1:] if header else items
+        decls = tuple(x for x in rest if isinstance(x, A.Decl))
+        edits = tuple(x for x in rest if isinstance(x, A.VariantEdit))
+        return header, decls, edits
+
+    def game_header(self, meta, name, title=None):
+        return ("game", str(name), _unquote(title) if title else str(name), None)
+
+    def variant_header(self, meta, name, base, title=None):
+        return ("variant", str(name), _unquote(title) if title else str(name), str(base))
+
+    # ---- declarations ----
+    def seats_decl(self, meta, low, high=None):
+        return A.SeatsDecl("seats", "", self._span(meta), int(low), int(high if high is not None else low))
+
+    def option_decl(self, meta, name, typ, default, doc=None):
+        return A.OptionDecl(str(name), _doc(doc), self._tspan(name), typ, default)
+
+    def enum_decl(self, meta, name, *rest):
+        doc = rest[-1] if rest and rest[-1] is not None and rest[-1].type == "STRING" else None
+        values = tuple(str(v) for v in rest if v is not None and v.type == "NAME")
+        return A.EnumDecl(str(name), _doc(doc), self._tspan(name), values)
+
+    def const_decl(self, meta, name, value, doc=None):
+        return A.ConstDecl(str(name), _doc(doc), self._tspan(name), value)
+
+    def field(self, meta, name, typ):
+        return A.Param(str(name), typ, self._tspan(name))
+
+    param = field
+
+    def component_decl(self, meta, name, *rest):
+        fields, doc = _fields_and_doc(rest)
+        return A.ComponentDecl(str(name), _doc(doc), self._tspan(name), fields)
+
+    def components_decl(self, meta, name, value, doc=None):
+        return A.ComponentsDecl(str(name), _doc(doc), self._tspan(name), value)
+
+    def per_seat(self, meta):
+        return "per_seat"
+
+    def visibility(self, meta, tok):
+        return ("visibility", str(tok))
+
+    def ordered(self, meta):
+        return "ordered"
+
+    def zone_decl(self, meta, name, *rest):
+        per_seat = "per_seat" in rest
+        holds = next(str(x) for x in rest if isinstance(x, Token) and x.type == "NAME")
+        vis = next(x[1] for x in rest if isinstance(x, tuple))
+        init = next((x for x in rest if isinstance(x, A.Node)), None)
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.ZoneDecl(str(name), _doc(doc), self._tspan(name), holds, vis, per_seat, "ordered" in rest, init)
+
+    def entity_decl(self, meta, name, *rest):
+        fields = tuple(x for x in rest if isinstance(x, A.Param))
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        zones = tuple(x for x in rest if isinstance(x, A.ZoneDecl))
+        vars_ = tuple(x for x in rest if isinstance(x, A.VarDecl))
+        return A.EntityDecl(str(name), _doc(doc), self._tspan(name), fields, zones, vars_)
+
+    def entities_decl(self, meta, name, value, doc=None):
+        return A.EntitiesDecl(str(name), _doc(doc), self._tspan(name), value)
+
+    def var_decl(self, meta, name, *rest):
+        per_seat = "per_seat" in rest
+        typ = next(x for x in rest if isinstance(x, A.TypeRef))
+        init = next(x for x in rest if isinstance(x, A.Node))
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.VarDecl(str(name), _doc(doc), self._tspan(name), typ, per_seat, init)
+
+    def fn_decl(self, meta, name, *rest):
+        params = tuple(x for x in rest if isinstance(x, A.Param))
+        returns = next((x for x in rest if isinstance(x, A.TypeRef)), None)
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.FnDecl(str(name), _doc(doc), self._tspan(name), params, returns, rest[-1])
+
+    def proc_decl(self, meta, name, *rest):
+        params = tuple(x for x in rest if isinstance(x, A.Param))
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.ProcDecl(str(name), _doc(doc), self._tspan(name), params, rest[-1])
+
+    def setup_decl(self, meta, *rest):
+        doc = rest[0] if len(rest) > 1 else None
+        return A.SetupDecl("setup", _doc(doc), self._span(meta), rest[-1])
+
+    def step_decl(self, meta, name, doc=None, then=None):
+        return A.StepDecl(str(name), _doc(doc), self._tspan(name), then or A.Node("then_stay", ()))
+
+    def step_then(self, meta, target):
+        return target
+
+    def then_end_turn(self, meta):
+        return self._n("then_end_turn", meta)
+
+    def then_stay(self, meta):
+        return self._n("then_stay", meta)
+
+    def then_goto(self, meta, name, by=None):
+        return self._n("then_goto", meta, str(name), by)
+
+    def binder(self, meta, name, domain):
+        return A.Binder(str(name), domain, self._tspan(name))
+
+    def forced(self, meta):
+        return "forced"
+
+    def otherwise(self, meta):
+        return "otherwise"
+
+    def require(self, meta, cond, reason):
+        return A.Require(cond, _message(reason, self), self._span(meta))
+
+    def move_decl(self, meta, name, *rest):
+        params = tuple(x for x in rest if isinstance(x, A.Binder))
+        steps = tuple(str(x) for x in rest if isinstance(x, Token) and x.type == "NAME")
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        requires = tuple(x for x in rest if isinstance(x, A.Require))
+        return A.MoveDecl(
+            str(name), _doc(doc), self._tspan(name), params, steps, "forced" in rest, "otherwise" in rest, requires, rest[-1]
+        )
+
+    def trigger_decl(self, meta, name, *rest):
+        params = tuple(x for x in rest if isinstance(x, A.Binder))
+        nodes = [x for x in rest if isinstance(x, A.Node)]
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.TriggerDecl(str(name), _doc(doc), self._tspan(name), params, nodes[0], rest[-1])
+
+    # ---- variant edits ----
+    def set_option(self, meta, name, value):
+        return A.VariantEdit("set", ("option", str(name)), None, value, self._tspan(name))
+
+    def remove_decl(self, meta, kind, name):
+        return A.VariantEdit("remove", (str(kind), str(name)), None, None, self._tspan(name))
+
+    def replace_decl(self, meta, decl):
+        return A.VariantEdit("replace", decl.key, decl, None, decl.span)
+
+    def add_decl(self, meta, decl):
+        return A.VariantEdit("add", decl.key, decl, None, decl.span)
+
+    def decl_kind(self, meta, tok):
+        return tok
+
+    # ---- types ----
+    def simple_type(self, meta, name, q=None):
+        return A.TypeRef(str(name), (), q is not None)
+
+    def list_type(self, meta, inner):
+        return A.TypeRef("list", (inner,))
+
+    def map_type(self, meta, k, v):
+        return A.TypeRef("map", (k, v))
+
+    # ---- statements ----
+    def block(self, meta, *stmts):
+        return tuple(s for s in stmts if isinstance(s, A.Node))
+
+    def move_stmt(self, meta, what, dest, place=None):
+        return self._n("move_stmt", meta, what, dest, place)
+
+    def place_top(self, meta):
+        return self._n("top", meta)
+
+    def place_bottom(self, meta):
+        return self._n("bottom", meta)
+
+    def place_at(self, meta, pos):
+        return self._n("at", meta, pos)
+
+    def draw_random_stmt(self, meta, src, dest, name=None, cond=None):
+        return self._n("draw_random_stmt", meta, src, dest, str(name) if name else None, cond)
+
+    def assign_stmt(self, meta, target, op, value):
+        return self._n("assign_stmt", meta, target, str(op), value)
+
+    def target(self, meta, name, *path):
+        steps = tuple(("attr", str(p)) if isinstance(p, Token) else ("index", p) for p in path)
+        return self._n("target", meta, str(name), steps)
+
+    def for_stmt(self, meta, name, iterable, body):
+        return self._n("for_stmt", meta, str(name), iterable, body)
+
+    def let_stmt(self, meta, name, value):
+        return self._n("let_stmt", meta, str(name), value)
+
+    def call_stmt(self, meta, name, *args):
+        return self._n("call", meta, str(name), tuple(a for a in args if a is not None), ())
+
+    def goto_stmt(self, meta, name, by=None):
+        return self._n("goto_stmt", meta, str(name), by)
+
+    def end_game_stmt(self, meta, outcome, reason=None):
+        return self._n("end_game_stmt", meta, outcome, _unquote(reason) if reason else "")
+
+    def if_stmt(self, meta, *parts):
+        return self._n("if_stmt", meta, *parts)
+
+    def __default__(self, data, children, meta):
+        return A.Node(str(data), tuple(children), self._span(meta))
+
+    # ---- expressions ----
+    def int_lit(self, meta, tok):
+        return self._n("lit", meta, int(tok))
+
+    def str_lit(self, meta, tok):
+        return _message(tok, self)
+
+    def true_lit(self, meta):
+        return self._n("lit", meta, True)
+
+    def false_lit(self, meta):
+        return self._n("lit", meta, False)
+
+    def none_lit(self, meta):
+        return self._n("lit", meta, None)
+
+    def name(self, meta, tok):
+        return A.Node("name", (str(tok),), self._tspan(tok))
+
+    def it_attr(self, meta, tok):
+        return self._n("attr", meta, self._n("it", meta), str(tok))
+
+    def attr(self, meta, obj, tok):
+        return self._n("attr", meta, obj, str(tok))
+
+    def compare(self, meta, a, op, b):
+        return self._n("binop", meta, str(op), a, b)
+
+    def binop(self, meta, a, op, b):
+        return self._n("binop", meta, str(op), a, b)
+
+    def call(self, meta, name, *args):
+        pos = tuple(a for a in args if isinstance(a, A.Node) and a.op != "kwarg")
+        kw = tuple((a.args[0], a.args[1]) for a in args if isinstance(a, A.Node) and a.op == "kwarg")
+        return A.Node("call", (str(name), pos, kw), self._tspan(name))
+
+    def kwarg(self, meta, name, value):
+        return self._n("kwarg", meta, str(name), value)
+
+    def gen_call(self, meta, name, elem, *fors):
+        return A.Node("gen_call", (str(name), elem, fors), self._tspan(name))
+
+    def comp_for(self, meta, name, iterable, cond=None):
+        return self._n("comp_for", meta, str(name), iterable, cond)
+
+    def list_lit(self, meta, *items):
+        return self._n("list_lit", meta, *(i for i in items if i is not None))
+
+    def list_comp(self, meta, elem, *fors):
+        return self._n("list_comp", meta, elem, fors)
+
+    def map_lit(self, meta, *pairs):
+        return self._n("map_lit", meta, *(p for p in pairs if p is not None))
+
+    def map_comp(self, meta, pair, *fors):
+        return self._n("map_comp", meta, pair, fors)
+
+    def pair(self, meta, k, v):
+        return (k, v)
+
+    def if_expr(self, meta, *parts):
+        return self._n("if_expr", meta, *parts)
+
+    def let_expr(self, meta, name, value, body):
+        return self._n("let_expr", meta, str(name), value, body)
+
+
+def _doc(tok: Any) -> str:
+    return _unquote(tok) if tok is not None else ""
+
+
+def _fields_and_doc(rest: tuple) -> tuple[tuple[A.Param, ...], Any]:
+    fields = tuple(x for x in rest if isinstance(x, A.Param))
+    doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+    return fields, doc
+
+
+def _message(tok: Token, builder: _Build) -> A.Node:
+    """A string literal; `{expr}` parts are parsed as expressions (interpolation)."""
+    text = _unquote(tok)
+    span = builder._tspan(tok)
+    if "{" not in text:
+        return A.Node("lit", (text,), span)
+    parts: list[Any] = []
+    i = 0
+    while i < len(text):
+        j = text.find("{", i)
+        if j < 0:
+            parts.append(text[i:])
+            break
+        k = text.find("}", j)
+        if k < 0:
+            parts.append(text[i:])
+            break
+        if j > i:
+            parts.append(text[i:j])
+        tree = _lark().parse(text[j + 1 : k], start="expr")
+        parts.append(_Build(builder.path).transform(tree))
+        i = k + 1
+    return A.Node("fstring", tuple(parts), span)
+
+
+def parse_text(text: str, path: str = "<text>") -> A.SourceFile:
+    """Parse one ruleset or variant file.
+
+    Raises `RulesetError` with a diagnostic at the offending line and column when the text
+    does not follow `grammars/ludex.lark`.
+    """
+    try:
+        tree = _lark().parse(text, start="start")
+    except UnexpectedInput as exc:
+        raise RulesetError([_syntax_diagnostic(exc, text, path)]) from None
+    header, decls, edits = _Build(path).transform(tree)
+    if header is None:
+        header = ("game", "", "", None)
+    kind, name, title, base = header
+    return A.SourceFile(path, kind, name, title, base, decls, edits)
+
+
+def parse_expr(text: str, path: str = "<expr>") -> A.Node:
+    """Parse a single expression (used for `--option K=V` values and string interpolation)."""
+    try:
+        tree = _lark().parse(text, start="expr")
+    except UnexpectedInput as exc:
+        raise RulesetError([_syntax_diagnostic(exc, text, path)]) from None
+    return _Build(path).transform(tree)
+
+
+_NICE = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
+    "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "$END": "end of file",
+}
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
+    line, column = exc.line, exc.column
+    if isinstance(exc, UnexpectedToken):
+        got = "end of file" if exc.token.type == "$END" else f"'{exc.token}'"
+        expected = sorted(_NICE.get(t, t.lower().strip("_") if not t.isupper() else f"'{t.lower()}'") for t in exc.expected)
+        msg = f"unexpected {got}"
+        hint = "expected " + ", ".join(expected[:8]) + (" ..." if len(expected) > 8 else "")
+    elif isinstance(exc, UnexpectedCharacters):
+        msg = f"unexpected character {text[exc.pos_in_stream]!r}" if exc.pos_in_stream < len(text) else "unexpected character"
+        hint = ""
+    elif isinstance(exc, UnexpectedEOF):
+        msg, hint = "unexpected end of file", "a block or declaration is not closed"
+    else:
+        msg, hint = str(exc), ""
+    if line is None or line < 1:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    return Diagnostic("error", f"syntax error: {msg}", path, line, column, snippet(text, line, column), hint)

@@ -1,0 +1,146 @@
+"""Built-in functions of the rule language: `f(st, *args)` over run-time values.
+
+Collections may be Python lists, maps (dicts, iterated by key) or zones (`ZoneRef`, whose
+contents are read from the state). Reference: docs/language.md, "Built-in functions".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.values import Comp, Ent, ZoneRef
+
+
+def display(v: Any) -> str:
+    """A value as text for messages: components and entities by name, seats as numbers."""
+    if isinstance(v, (Comp, Ent)):
+        return v.name
+    if isinstance(v, ZoneRef):
+        return v.key
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{display(k)}: {display(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, list):
+        return "[" + ", ".join(display(x) for x in v) + "]"
+    return str(v)
+
+
+def _size(st, x):
+    return len(st.items(x))
+
+
+def _min(st, *a):
+    if len(a) == 2:
+        return min(a)
+    items = list(st.items(a[0]))
+    return min(items) if items else None
+
+
+def _max(st, *a):
+    if len(a) == 2:
+        return max(a)
+    items = list(st.items(a[0]))
+    return max(items) if items else None
+
+
+def _other(st, s):
+    if st.nseats != 2:
+        raise ValueError("other(seat) needs exactly two seats; use next(seat)")
+    return 1 - s
+
+
+def _first(st, n, xs):
+    return list(st.items(xs))[: max(0, n)]
+
+
+def _top(st, z):
+    items = st.items(z)
+    return items[0] if items else None
+
+
+def _bottom(st, z):
+    items = st.items(z)
+    return items[-1] if items else None
+
+
+def bundles(st, avail: dict, n: int) -> list[dict]:
+    """Every way to take `n` units from the counts in `avail` ({key: count}), as {key: taken}
+    maps without zero entries, in a stable order. `bundles({a: 2, b: 1}, 2)` is
+    `[{a: 2}, {a: 1, b: 1}]`; `n == 0` gives `[{}]`; not enough units gives `[]`."""
+    keys = [k for k in avail if avail[k] > 0]
+    out: list[dict] = []
+
+    def rec(i: int, left: int, acc: dict) -> None:
+        if left == 0:
+            out.append(dict(acc))
+            return
+        if i == len(keys):
+            return
+        k = keys[i]
+        for take in range(min(avail[k], left), -1, -1):
+            if take:
+                acc[k] = take
+            rec(i + 1, left - take, acc)
+            acc.pop(k, None)
+
+    rec(0, n, {})
+    return out
+
+
+def _argbest(st, m, pick):
+    if isinstance(m, dict):
+        if not m:
+            return None
+        best = pick(m.values())
+        winners = [k for k, v in m.items() if v == best]
+        return winners[0] if len(winners) == 1 else None
+    items = list(st.items(m))
+    if not items:
+        return None
+    best = pick(items)
+    winners = [i for i, v in enumerate(items) if v == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def _distinct(st, xs):
+    out = []
+    for x in st.items(xs):
+        if x not in out:
+            out.append(x)
+    return out
+
+
+FUNCS: dict[str, Any] = {
+    "size": _size,
+    "count": _size,
+    "len": _size,
+    "sum": lambda st, xs: sum(st.items(xs)),
+    "min": _min,
+    "max": _max,
+    "any": lambda st, xs: any(st.items(xs)),
+    "all": lambda st, xs: all(st.items(xs)),
+    "other": _other,
+    "next": lambda st, s: (s + 1) % st.nseats,
+    "first": _first,
+    "top": _top,
+    "bottom": _bottom,
+    "abs": lambda st, x: abs(x),
+    "bundles": bundles,
+    "sorted": lambda st, xs: sorted(st.items(xs)),
+    "argmax": lambda st, m: _argbest(st, m, max),
+    "argmin": lambda st, m: _argbest(st, m, min),
+    "keys": lambda st, m: list(m.keys()),
+    "values": lambda st, m: list(m.values()),
+    "empty": lambda st, xs: len(st.items(xs)) == 0,
+    "marks": lambda st, c: list(st.marks.get(c.id, ())),
+    "has_mark": lambda st, c, m: m in st.marks.get(c.id, ()),
+    "position": lambda st, c: st.position(c),
+    "distinct": _distinct,
+    "list": lambda st, xs: list(st.items(xs)),
+    "owner": lambda st, z: z.owner,
+    "str": lambda st, x: display(x),
+    "remaining": lambda st, z: len(st.items(z)),
+}

@@ -1,0 +1,721 @@
+"""Compile the IR's expressions and statements into Python closures, once per ruleset.
+
+Every expression becomes `f(st, env) -> value` and every statement `f(st, env) -> None`,
+where `st` is the game's `State` and `env` a list of local slots resolved at compile time.
+Nothing re-walks the syntax tree while a game runs (the interpreter's speed target in issue 2).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from dsl import ast as A
+from dsl.ir import Ruleset
+from runtime import builtins as B
+from runtime.values import Comp, Ent, ZoneRef
+
+Fn = Callable[[Any, list], Any]
+
+SPECIAL = {
+    "actor": lambda st, env: st.actor,
+    "current": lambda st, env: st.current,
+    "step": lambda st, env: st.step,
+    "seats": lambda st, env: st.seat_list,
+    "nseats": lambda st, env: st.nseats,
+    "option": lambda st, env: st.options,
+    "ply": lambda st, env: len(st.events),
+}
+
+
+class RuleError(Exception):
+    """A rule failed while running (e.g. indexing a missing seat); carries the rule's span."""
+
+    def __init__(self, message: str, span: A.Span | None):
+        self.span = span
+        super().__init__(f"{span}: {message}" if span else message)
+
+
+class Scope:
+    """Local names of one callable body mapped to slots in its `env` list."""
+
+    def __init__(self, parent: Scope | None = None):
+        self.parent = parent
+        self.names: dict[str, int] = {}
+        self.counter: list[int] = parent.counter if parent else [0]
+
+    def add(self, name: str) -> int:
+        i = self.counter[0]
+        self.counter[0] += 1
+        self.names[name] = i
+        return i
+
+    def lookup(self, name: str) -> int | None:
+        s: Scope | None = self
+        while s is not None:
+            if name in s.names:
+                return s.names[name]
+            s = s.parent
+        return None
+
+    def child(self) -> Scope:
+        return Scope(self)
+
+    @property
+    def size(self) -> int:
+        return self.counter[0]
+
+
+@attrs.define
+class Callable_:
+    """A compiled fn or proc: parameter count, slots needed, and the body."""
+
+    name: str
+    nparams: int
+    nslots: int
+    body: Any  # expression closure for fn, list of statement closures for proc
+    is_proc: bool
+    span: A.Span | None
+
+
+@attrs.define
+class MoveCode:
+    """A compiled move: binders (slot, domain), requires grouped by the binder after which
+    they can first be evaluated (so legal-move search prunes early), and body statements."""
+
+    decl: A.MoveDecl
+    binders: list[tuple[str, int, Fn]]
+    requires: list[list[tuple[Fn, Fn, A.Require]]]  # index k: requires needing binders[:k]
+    body: list[tuple[Fn, A.Node]]
+    nslots: int
+
+    @property
+    def name(self) -> str:
+        return self.decl.name
+
+
+@attrs.define
+class TriggerCode:
+    decl: A.TriggerDecl
+    binders: list[tuple[str, int, Fn]]
+    cond: Fn
+    body: list[Fn]
+    nslots: int
+
+
+@attrs.define
+class Program:
+    """A ruleset compiled to closures; shared by every game of that ruleset."""
+
+    rs: Ruleset
+    consts: list[tuple[str, Fn]]
+    component_sets: list[tuple[str, Fn]]
+    entity_sets: list[tuple[str, Fn]]
+    zone_inits: list[tuple[A.ZoneDecl, Fn | None]]
+    var_inits: list[tuple[A.VarDecl, Fn]]
+    entity_types: dict[str, A.EntityDecl]
+    entity_inits: dict[str, list[tuple[str, Fn]]]
+    entity_zone_inits: dict[str, list[tuple[A.ZoneDecl, Fn | None]]]
+    callables: dict[str, Callable_]
+    moves: list[MoveCode]
+    moves_by_step: dict[str, list[MoveCode]]
+    triggers: list[TriggerCode]
+    setup: list[tuple[Fn, A.Node]]
+    steps: dict[str, A.StepDecl]
+    then: dict[str, Fn]
+    first_step: str
+    enum_next: dict[str, str]
+    option_defaults: list[tuple[A.OptionDecl, Fn]]
+    setup_slots: int
+
+
+@functools.lru_cache(maxsize=32)
+def program_for(rs: Ruleset) -> Program:
+    """The compiled program of a ruleset (cached: compiled once per IR)."""
+    return Compiler(rs).program()
+
+
+class Compiler:
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        self.callables: dict[str, Callable_] = {}
+        self.enum_values = {v: e.name for e in rs.enums for v in e.values}
+        self.enum_types = {e.name: list(e.values) for e in rs.enums}
+        self.steps = {s.name for s in rs.steps}
+        self.ctors = {c.name: ("comp", c) for c in rs.component_types}
+        self.ctors.update({e.name: ("ent", e) for e in rs.entity_types})
+
+    def program(self) -> Program:
+        rs = self.rs
+        for f in rs.fns:
+            sc = Scope()
+            for p in f.params:
+                sc.add(p.name)
+            self.callables[f.name] = Callable_(f.name, len(f.params), 0, None, False, f.span)
+            self.callables[f.name].body = self.ex(f.body, sc)
+            self.callables[f.name].nslots = sc.size
+        for p in rs.procs:
+            sc = Scope()
+            for prm in p.params:
+                sc.add(prm.name)
+            c = Callable_(p.name, len(p.params), 0, None, True, p.span)
+            self.callables[p.name] = c
+            c.body = [self.stmt(s, sc) for s in p.body]
+            c.nslots = sc.size
+        moves = [self.move(m) for m in rs.moves]
+        by_step: dict[str, list[MoveCode]] = {s.name: [] for s in rs.steps}
+        for m in moves:
+            for s in m.decl.steps:
+                by_step[s].append(m)
+        then = {}
+        for s in rs.steps:
+            t = s.then
+            if t.op == "then_goto" and t.args[1] is not None:
+                then[s.name] = self.closed(t.args[1])
+        enum_next = {}
+        for e in rs.enums:
+            for i, v in enumerate(e.values):
+                enum_next[v] = e.values[(i + 1) % len(e.values)]
+        ent_inits = {}
+        ent_zone_inits = {}
+        for e in rs.entity_types:
+            sc = Scope()
+            for f in e.fields:
+                sc.add(f.name)
+            params = [f.name for f in e.fields]
+            ent_inits[e.name] = [(v.name, self.closed(v.init, params)) for v in e.vars]
+            ent_zone_inits[e.name] = [(z, self.closed(z.init, params) if z.init is not None else None) for z in e.zones]
+        setup_sc = Scope()
+        setup = [(self.stmt(s, setup_sc), s) for s in rs.setup.body] if rs.setup else []
+        return Program(
+            rs=rs,
+            consts=[(c.name, self.closed(c.value)) for c in rs.consts],
+            component_sets=[(c.name, self.closed(c.value)) for c in rs.component_sets],
+            entity_sets=[(c.name, self.closed(c.value)) for c in rs.entity_sets],
+            zone_inits=[(z, self.closed(z.init) if z.init is not None else None) for z in rs.zones],
+            var_inits=[(v, self.closed(v.init)) for v in rs.vars],
+            entity_types={e.name: e for e in rs.entity_types},
+            entity_inits=ent_inits,
+            entity_zone_inits=ent_zone_inits,
+            callables=self.callables,
+            moves=moves,
+            moves_by_step=by_step,
+            triggers=[self.trigger(t) for t in rs.triggers],
+            setup=setup,
+            steps={s.name: s for s in rs.steps},
+            then=then,
+            first_step=rs.steps[0].name if rs.steps else "",
+            enum_next=enum_next,
+            option_defaults=[(o, self.closed(o.default)) for o in rs.options],
+            setup_slots=setup_sc.size,
+        )
+
+    def closed(self, node: A.Node, params: list[str] = ()) -> Fn:  # type: ignore[assignment]
+        """A top-level expression: `f(st, args)` with its own env (args fill the first slots)."""
+        sc = Scope()
+        for p in params:
+            sc.add(p)
+        f = self.ex(node, sc)
+
+        def run(st, args):
+            env = [None] * max(sc.size, 1)
+            env[: len(args)] = args[: len(env)]
+            return f(st, env)
+
+        return run
+
+    # ---- rules ----
+    def _binders(self, binders: tuple[A.Binder, ...], sc: Scope) -> list[tuple[str, int, Fn]]:
+        out = []
+        for b in binders:
+            dom = self.ex(b.domain, sc)
+            out.append((b.name, sc.add(b.name), dom))
+        return out
+
+    def move(self, m: A.MoveDecl) -> MoveCode:
+        sc = Scope()
+        binders = self._binders(m.params, sc)
+        slot_of = {name: slot for name, slot, _ in binders}
+        requires: list[list] = [[] for _ in range(len(binders) + 1)]
+        for r in m.requires:
+            used = {n.args[0] for n in _walk(r.cond) if n.op == "name"}
+            need = max([i + 1 for i, (name, _, _) in enumerate(binders) if name in used], default=0)
+            requires[need].append((self.ex(r.cond, sc), self.ex(r.reason, sc), r))
+        del slot_of
+        body_sc = sc.child()
+        body = [(self.stmt(s, body_sc), s) for s in m.body]
+        return MoveCode(m, binders, requires, body, sc.size)
+
+    def trigger(self, t: A.TriggerDecl) -> TriggerCode:
+        sc = Scope()
+        binders = self._binders(t.params, sc)
+        cond = self.ex(t.cond, sc)
+        body_sc = sc.child()
+        body = [self.stmt(s, body_sc) for s in t.body]
+        return TriggerCode(t, binders, cond, body, sc.size)
+
+    # ---- expressions ----
+    def ex(self, n: A.Node, sc: Scope) -> Fn:
+        f = getattr(self, "ex_" + n.op)
+        return f(n, sc, *n.args)
+
+    def ex_lit(self, n, sc, v):
+        return lambda st, env: v
+
+    def ex_fstring(self, n, sc, *parts):
+        fs = [self.ex(p, sc) if isinstance(p, A.Node) else (lambda st, env, p=p: p) for p in parts]
+        return lambda st, env: "".join(B.display(f(st, env)) for f in fs)
+
+    def ex_name(self, n, sc, name):
+        i = sc.lookup(name)
+        if i is not None:
+            return lambda st, env: env[i]
+        if name in SPECIAL:
+            return SPECIAL[name]
+        if name in self.enum_values or name in self.steps:
+            return lambda st, env: name
+        if name in self.enum_types:
+            vals = self.enum_types[name]
+            return lambda st, env: vals
+        return lambda st, env: st.g[name]
+
+    def ex_it(self, n, sc):
+        i = sc.lookup("$it")
+        if i is None:
+            raise RuleError("`it` or `.attr` used outside of `where`", n.span)
+        return lambda st, env: env[i]
+
+    def ex_attr(self, n, sc, obj, name):
+        if obj.op == "name" and obj.args[0] == "option" and sc.lookup("option") is None:
+            return lambda st, env: st.options[name]
+        o = self.ex(obj, sc)
+
+        def attr(st, env):
+            v = o(st, env)
+            try:
+                return v.d[name]
+            except (AttributeError, KeyError):
+                raise RuleError(f"{B.display(v)} has no attribute '{name}'", n.span) from None
+
+        return attr
+
+    def ex_index(self, n, sc, obj, idx):
+        o, i = self.ex(obj, sc), self.ex(idx, sc)
+
+        def index(st, env):
+            c, k = o(st, env), i(st, env)
+            try:
+                if c.__class__ is ZoneRef:
+                    return st.zones[c.idx][k]
+                return c[k]
+            except (IndexError, KeyError, TypeError):
+                raise RuleError(f"cannot index {B.display(c)} with {B.display(k)}", n.span) from None
+
+        return index
+
+    def ex_binop(self, n, sc, op, x, y):
+        a, b = self.ex(x, sc), self.ex(y, sc)
+        if op == "==":
+            return lambda st, env: a(st, env) == b(st, env)
+        if op == "!=":
+            return lambda st, env: a(st, env) != b(st, env)
+        if op == "<":
+            return lambda st, env: a(st, env) < b(st, env)
+        if op == "<=":
+            return lambda st, env: a(st, env) <= b(st, env)
+        if op == ">":
+            return lambda st, env: a(st, env) > b(st, env)
+        if op == ">=":
+            return lambda st, env: a(st, env) >= b(st, env)
+        if op == "-":
+            return lambda st, env: a(st, env) - b(st, env)
+        if op == "*":
+            return lambda st, env: a(st, env) * b(st, env)
+        if op == "//":
+            return lambda st, env: a(st, env) // b(st, env)
+        if op == "%":
+            return lambda st, env: a(st, env) % b(st, env)
+        if op == "++":
+            return lambda st, env: list(st.items(a(st, env))) + list(st.items(b(st, env)))
+
+        def plus(st, env):
+            u, v = a(st, env), b(st, env)
+            if isinstance(u, int) and isinstance(v, int):
+                return u + v
+            return list(st.items(u)) + list(st.items(v))
+
+        return plus
+
+    def ex_and_(self, n, sc, x, y):
+        a, b = self.ex(x, sc), self.ex(y, sc)
+        return lambda st, env: bool(a(st, env)) and bool(b(st, env))
+
+    def ex_or_(self, n, sc, x, y):
+        a, b = self.ex(x, sc), self.ex(y, sc)
+        return lambda st, env: bool(a(st, env)) or bool(b(st, env))
+
+    def ex_not_(self, n, sc, x):
+        a = self.ex(x, sc)
+        return lambda st, env: not a(st, env)
+
+    def ex_in_(self, n, sc, x, y):
+        a, b = self.ex(x, sc), self.ex(y, sc)
+        return lambda st, env: a(st, env) in st.items(b(st, env))
+
+    def ex_not_in(self, n, sc, x, y):
+        f = self.ex_in_(n, sc, x, y)
+        return lambda st, env: not f(st, env)
+
+    def ex_neg(self, n, sc, x):
+        a = self.ex(x, sc)
+        return lambda st, env: -a(st, env)
+
+    def ex_range(self, n, sc, x, y):
+        a, b = self.ex(x, sc), self.ex(y, sc)
+        return lambda st, env: list(range(a(st, env), b(st, env) + 1))
+
+    def ex_where(self, n, sc, src, cond):
+        s = self.ex(src, sc)
+        inner = sc.child()
+        i = inner.add("$it")
+        c = self.ex(cond, inner)
+
+        def where(st, env):
+            out = []
+            for x in st.items(s(st, env)):
+                env[i] = x
+                if c(st, env):
+                    out.append(x)
+            return out
+
+        return where
+
+    def ex_if_expr(self, n, sc, *parts):
+        pairs = [(self.ex(parts[k], sc), self.ex(parts[k + 1], sc)) for k in range(0, len(parts) - 1, 2)]
+        other = self.ex(parts[-1], sc)
+
+        def if_expr(st, env):
+            for c, v in pairs:
+                if c(st, env):
+                    return v(st, env)
+            return other(st, env)
+
+        return if_expr
+
+    def ex_let_expr(self, n, sc, name, value, body):
+        v = self.ex(value, sc)
+        inner = sc.child()
+        i = inner.add(name)
+        b = self.ex(body, inner)
+
+        def let(st, env):
+            env[i] = v(st, env)
+            return b(st, env)
+
+        return let
+
+    def ex_list_lit(self, n, sc, *items):
+        fs = [self.ex(x, sc) for x in items]
+        return lambda st, env: [f(st, env) for f in fs]
+
+    def ex_map_lit(self, n, sc, *pairs):
+        fs = [(self._key(k, sc), self.ex(v, sc)) for k, v in pairs]
+        return lambda st, env: {k(st, env): v(st, env) for k, v in fs}
+
+    def _key(self, k: A.Node, sc: Scope) -> Fn:
+        return self.ex(k, sc)
+
+    def _gen(self, fors: tuple[A.Node, ...], sc: Scope) -> tuple[Callable[[Any, list], Any], Scope]:
+        """Nested `for x in xs if c` clauses: a function yielding once per binding (env filled in)."""
+        inner = sc.child()
+        clauses = []
+        for f in fors:
+            name, iterable, cond = f.args
+            it = self.ex(iterable, inner)
+            slot = inner.add(name)
+            c = self.ex(cond, inner) if cond is not None else None
+            clauses.append((it, slot, c))
+
+        def gen(st, env, k=0):
+            it, slot, c = clauses[k]
+            last = k == len(clauses) - 1
+            for x in st.items(it(st, env)):  # expressions are pure: no copy needed
+                env[slot] = x
+                if c is not None and not c(st, env):
+                    continue
+                if last:
+                    yield None
+                else:
+                    yield from gen(st, env, k + 1)
+
+        return gen, inner
+
+    def ex_list_comp(self, n, sc, elem, fors):
+        gen, inner = self._gen(fors, sc)
+        e = self.ex(elem, inner)
+        return lambda st, env: [e(st, env) for _ in gen(st, env)]
+
+    def ex_map_comp(self, n, sc, pair, fors):
+        gen, inner = self._gen(fors, sc)
+        k, v = self._key(pair[0], inner), self.ex(pair[1], inner)
+        return lambda st, env: {k(st, env): v(st, env) for _ in gen(st, env)}
+
+    def ex_gen_call(self, n, sc, fname, elem, fors):
+        gen, inner = self._gen(fors, sc)
+        e = self.ex(elem, inner)
+        if fname == "any":
+            return lambda st, env: any(e(st, env) for _ in gen(st, env))
+        if fname == "all":
+            return lambda st, env: all(e(st, env) for _ in gen(st, env))
+        if fname == "sum":
+            return lambda st, env: sum(e(st, env) for _ in gen(st, env))
+        if fname == "count":
+            return lambda st, env: sum(1 for _ in gen(st, env) if e(st, env))
+        values = lambda st, env: [e(st, env) for _ in gen(st, env)]  # noqa: E731
+        fn = B.FUNCS[fname]
+        return lambda st, env: fn(st, values(st, env))
+
+    def ex_call(self, n, sc, name, pos, kw):
+        args = [self.ex(a, sc) for a in pos]
+        kwargs = [(k, self.ex(v, sc)) for k, v in kw]
+        if name in self.ctors:
+            kind, decl = self.ctors[name]
+            fields = [f.name for f in decl.fields]
+
+            def ctor(st, env):
+                vals = dict(zip(fields, (a(st, env) for a in args)))
+                vals.update({k: v(st, env) for k, v in kwargs})
+                return st.make(kind, decl, vals)
+
+            return ctor
+        if name in B.FUNCS:
+            fn = B.FUNCS[name]
+            if len(args) == 1:
+                a0 = args[0]
+                return lambda st, env: fn(st, a0(st, env))
+            return lambda st, env: fn(st, *(a(st, env) for a in args))
+        callables = self.callables
+        allargs = args + [v for _, v in kwargs]
+
+        def call(st, env):
+            c = callables[name]
+            new = [None] * c.nslots
+            for k, a in enumerate(allargs):
+                new[k] = a(st, env)
+            if c.is_proc:
+                for s in c.body:
+                    s(st, new)
+                return None
+            return c.body(st, new)
+
+        return call
+
+    # ---- statements ----
+    def stmt(self, n: A.Node, sc: Scope) -> Fn:
+        f = getattr(self, "st_" + n.op)
+        return f(n, sc, *n.args)
+
+    def block(self, stmts: tuple[A.Node, ...], sc: Scope) -> Fn:
+        inner = sc.child()
+        fs = [self.stmt(s, inner) for s in stmts]
+
+        def block(st, env):
+            for f in fs:
+                f(st, env)
+
+        return block
+
+    def st_call(self, n, sc, name, pos, kw):
+        return self.ex_call(n, sc, name, pos, kw)
+
+    def st_move_stmt(self, n, sc, what, dest, place):
+        w, d = self.ex(what, sc), self.ex(dest, sc)
+        mode, at = "end", None
+        if place is not None:
+            mode = place.op
+            if mode == "at":
+                at = self.ex(place.args[0], sc)
+        return lambda st, env: st.move_items(w(st, env), d(st, env), mode, at(st, env) if at else None)
+
+    def st_shuffle_stmt(self, n, sc, zone):
+        z = self.ex(zone, sc)
+        return lambda st, env: st.shuffle(z(st, env), n.span)
+
+    def st_draw_stmt(self, n, sc, count, src, dest, refill=None):
+        c, s, d = self.ex(count, sc), self.ex(src, sc), self.ex(dest, sc)
+        r = self.ex(refill, sc) if refill is not None else None
+        return lambda st, env: st.draw(c(st, env), s(st, env), d(st, env), r(st, env) if r else None, n.span)
+
+    def st_draw_random_stmt(self, n, sc, src, dest, name, cond):
+        s, d = self.ex(src, sc), self.ex(dest, sc)
+        retry = None
+        if name is not None:
+            inner = sc.child()
+            slot = inner.add(name)
+            c = self.ex(cond, inner)
+
+            def retry(st, env, item):
+                env[slot] = item
+                return c(st, env)
+
+        return lambda st, env: st.draw_random(s(st, env), d(st, env), retry, env, n.span)
+
+    def _target(self, t: A.Node, sc: Scope) -> tuple[Fn, Callable[[Any, list, Any], None]]:
+        """A (getter, setter) pair for an assignment target."""
+        name, path = t.args
+        slot = sc.lookup(name)
+        if not path:
+            if slot is not None:
+                def get(st, env):
+                    return env[slot]
+
+                def put(st, env, v):
+                    env[slot] = v
+            else:
+                def get(st, env):
+                    return st.g[name]
+
+                def put(st, env, v):
+                    st.g[name] = v
+            return get, put
+        base = self.ex(A.Node("name", (name,), t.span), sc)
+        steps = [(k, x if k == "attr" else self.ex(x, sc)) for k, x in path]
+
+        def container(st, env):
+            c = base(st, env)
+            for k, x in steps[:-1]:
+                c = c.d[x] if k == "attr" else c[x(st, env)]
+            return c
+
+        kind, last = steps[-1]
+        if kind == "attr":
+            def get(st, env):
+                return container(st, env).d[last]
+
+            def put(st, env, v):
+                container(st, env).d[last] = v
+        else:
+            def get(st, env):
+                return container(st, env)[last(st, env)]
+
+            def put(st, env, v):
+                container(st, env)[last(st, env)] = v
+        return get, put
+
+    def st_assign_stmt(self, n, sc, target, op, value):
+        get, put = self._target(target, sc)
+        v = self.ex(value, sc)
+        if op == "=":
+            return lambda st, env: put(st, env, v(st, env))
+        if op == "+=":
+            return lambda st, env: put(st, env, get(st, env) + v(st, env))
+        return lambda st, env: put(st, env, get(st, env) - v(st, env))
+
+    def st_flip_stmt(self, n, sc, target):
+        get, put = self._target(target, sc)
+        nxt = {}
+        for e in self.rs.enums:
+            for i, val in enumerate(e.values):
+                nxt[val] = e.values[(i + 1) % len(e.values)]
+        return lambda st, env: put(st, env, nxt[get(st, env)])
+
+    def st_remove_stmt(self, n, sc, what):
+        w = self.ex(what, sc)
+        return lambda st, env: st.remove_entity(w(st, env))
+
+    def st_if_stmt(self, n, sc, *parts):
+        pairs = [(self.ex(parts[k], sc), self.block(parts[k + 1], sc)) for k in range(0, len(parts) - 1, 2)]
+        other = self.block(parts[-1], sc) if len(parts) % 2 == 1 else None
+
+        def if_stmt(st, env):
+            for c, b in pairs:
+                if c(st, env):
+                    b(st, env)
+                    return
+            if other is not None:
+                other(st, env)
+
+        return if_stmt
+
+    def st_for_stmt(self, n, sc, name, iterable, body):
+        it = self.ex(iterable, sc)
+        inner = sc.child()
+        slot = inner.add(name)
+        b = self.block(body, inner)
+
+        def for_stmt(st, env):
+            for x in list(st.items(it(st, env))):
+                env[slot] = x
+                b(st, env)
+
+        return for_stmt
+
+    def st_while_stmt(self, n, sc, cond, body):
+        c, b = self.ex(cond, sc), self.block(body, sc)
+
+        def while_stmt(st, env):
+            for _ in range(100_000):
+                if not c(st, env):
+                    return
+                b(st, env)
+            raise RuleError("a `while` loop ran 100000 times: it never ends", n.span)
+
+        return while_stmt
+
+    def st_let_stmt(self, n, sc, name, value):
+        v = self.ex(value, sc)
+        slot = sc.add(name)
+
+        def let(st, env):
+            env[slot] = v(st, env)
+
+        return let
+
+    def st_goto_stmt(self, n, sc, step, by):
+        b = self.ex(by, sc) if by is not None else None
+        return lambda st, env: st.set_flow(("goto", step, b(st, env) if b else None))
+
+    def st_end_turn_stmt(self, n, sc):
+        return lambda st, env: st.set_flow(("end_turn",))
+
+    def st_turn_stmt(self, n, sc, seat):
+        s = self.ex(seat, sc)
+        return lambda st, env: st.set_flow(("turn", s(st, env)))
+
+    def st_end_game_stmt(self, n, sc, outcome, reason):
+        kind = outcome.op.removeprefix("outcome_")
+        v = self.ex(outcome.args[0], sc) if outcome.args else None
+        return lambda st, env: st.end_game(kind, v(st, env) if v else None, reason)
+
+    def st_reveal_stmt(self, n, sc, zone):
+        z = self.ex(zone, sc)
+        return lambda st, env: st.reveal(z(st, env))
+
+    def st_mark_stmt(self, n, sc, what, value):
+        w, v = self.ex(what, sc), self.ex(value, sc)
+        return lambda st, env: st.mark(w(st, env), v(st, env))
+
+    def st_unmark_stmt(self, n, sc, what):
+        w = self.ex(what, sc)
+        return lambda st, env: st.unmark(w(st, env))
+
+
+def _walk(n: Any):
+    if isinstance(n, A.Node):
+        yield n
+        for a in n.args:
+            yield from _walk(a)
+    elif isinstance(n, (tuple, list)):
+        for a in n:
+            yield from _walk(a)
+
+
+def product_bindings(domains: list[list]) -> itertools.product:
+    return itertools.product(*domains)
+
+
+__all__ = ["Comp", "Ent", "Program", "RuleError", "program_for"]

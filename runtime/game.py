@@ -1,0 +1,522 @@
+"""The game-agnostic interpreter API, in the field's terms (after OpenSpiel's State).
+
+    g = Game.new(ruleset, seats=2, options={}, seed="s")   # setup runs; chance nodes become events
+    g.decision()            # whose decision it is: Decision(step, seats, terminal)
+    g.legal_moves(seat)     # list[Move]
+    g.apply(seat, move)     # new events; IllegalMove / NotYourTurn leave the state unchanged
+    g.view(seat)            # the seat's information set as JSON (hidden zones redacted)
+    g.state_hash()          # sha256 of the canonical state
+    Game.fold(ruleset, seats, options, events)   # replay a log, re-checking every move
+
+Chance is resolved inline: each shuffle or random draw is taken from the given outcomes
+first (a stacked deck or a replayed log), then from the seeded RNG (`runtime.chance`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import attrs
+
+from dsl.ir import Ruleset
+from runtime import views
+from runtime.chance import ChanceSource, ImpossibleOutcome
+from runtime.compile import MoveCode, Program, RuleError, program_for
+from runtime.events import Event
+from runtime.state import GameEnded, State
+from runtime.values import Comp, Ent, ZoneRef, encode
+
+TRIGGER_LIMIT = 1000
+
+
+class IllegalMove(Exception):
+    """A move the rules refuse. `reason` is the failing `require`'s text (or why the move
+    does not exist here); `rule` and `source` name the rule and its `file:line`."""
+
+    def __init__(self, reason: str, rule: str = "", source: str = "", ply: int | None = None):
+        self.reason = reason
+        self.rule = rule
+        self.source = source
+        self.ply = ply
+        super().__init__(reason)
+
+
+class NotYourTurn(IllegalMove):
+    """A seat tried to move while another seat (or nobody) is to act."""
+
+
+class LogMismatch(ImpossibleOutcome):
+    """A replayed log differs from what its moves produce (an edited or reordered event)."""
+
+
+@attrs.frozen
+class Decision:
+    """Who is to act: the turn machine's `step`, the seats that may move, and whether the
+    game is over. `stuck` is true when the seat to act has no legal move (a rules defect)."""
+
+    step: str
+    seats: tuple[int, ...]
+    terminal: bool
+    stuck: bool = False
+
+
+@attrs.frozen
+class Move:
+    """A move as clients send it: the move's name and its arguments (JSON values).
+
+    Components are named (`red-7`) when the mover can see them, else referenced by slot
+    (`hand[0]@2`); entities by name (`tile2`); seats as numbers; enum values as text."""
+
+    name: str
+    args: dict[str, Any] = attrs.field(factory=dict)
+    binding: tuple | None = attrs.field(default=None, eq=False, repr=False)
+    version: int = attrs.field(default=-1, eq=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": dict(self.args)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Move:
+        """Raises `IllegalMove` when `d` is not {"name": str, "args": {...}}."""
+        if not isinstance(d, dict) or not isinstance(d.get("name"), str) or not isinstance(d.get("args", {}), dict):
+            raise IllegalMove('a move is {"name": "...", "args": {...}}')
+        return cls(d["name"], dict(d.get("args", {})))
+
+
+class Game:
+    """One game in progress: a compiled program, its state and its events."""
+
+    def __init__(self, prog: Program, st: State):
+        self.prog = prog
+        self.st = st
+
+    # ---- creation ----
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset,
+        seats: int | None = None,
+        options: dict[str, Any] | None = None,
+        seed: str | int | None = None,
+        outcomes: list[list[str]] | None = None,
+        verify: bool = False,
+    ) -> Game:
+        """Create a game and run its setup.
+
+        `seats` defaults to the fewest allowed; `options` override the declared defaults
+        (unknown names or wrong types raise ValueError); `outcomes` are chance outcomes used
+        before the seeded RNG (each a list of component names); `verify` also checks each
+        given outcome against the seed. Raises ImpossibleOutcome for an impossible one.
+        """
+        prog = program_for(ruleset)
+        lo, hi = ruleset.seats
+        n = lo if seats is None else seats
+        if not lo <= n <= hi:
+            raise ValueError(f"{ruleset.name} is for {lo}-{hi} seats, not {n}" if lo != hi else f"{ruleset.name} is for {lo} seats, not {n}")
+        st = State(n, {}, ChanceSource(seed, outcomes, verify))
+        st.options = _resolve_options(prog, st, options or {})
+        g = cls(prog, st)
+        g._build()
+        return g
+
+    def _build(self) -> None:
+        prog, st = self.prog, self.st
+        for name, f in prog.consts:
+            st.g[name] = f(st, [])
+        for z in prog.rs.zones:
+            if z.per_seat:
+                st.g[z.name] = [st.new_zone(f"{z.name}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list]
+            else:
+                st.g[z.name] = st.new_zone(z.name, z.holds, z.visibility, None, z.ordered, z.name)
+        for name, f in prog.component_sets:
+            st.g[name] = list(f(st, []))
+        for name, f in prog.entity_sets:
+            ents = list(f(st, []))
+            st.g[name] = ents
+            for e in ents:
+                e.set_names.append(name)
+                self._build_entity(e)
+        for z, init in prog.zone_inits:
+            if init is not None and not z.per_seat:
+                for c in list(st.items(init(st, []))):
+                    st.place_initial(c, st.g[z.name])
+        for v, init in prog.var_inits:
+            st.g[v.name] = [init(st, []) for _ in st.seat_list] if v.per_seat else init(st, [])
+        st.rule = "setup"
+        env: list = [None] * max(prog.setup_slots, 1)
+        try:
+            for f, _node in prog.setup:
+                f(st, env)
+                self._triggers()
+        except GameEnded:
+            pass
+        if not st.terminal:
+            if st.flow is None:
+                st.flow = ("turn", 0)
+            self._transition()
+
+    def _build_entity(self, e: Ent) -> None:
+        st, prog = self.st, self.prog
+        decl = prog.entity_types[e.kind]
+        fields_env = [e.d[f.name] for f in decl.fields]
+        for z, init in prog.entity_zone_inits[e.kind]:
+            key = f"{e.name}.{z.name}"
+            if z.per_seat:
+                e.d[z.name] = [st.new_zone(f"{key}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list]
+            else:
+                e.d[z.name] = st.new_zone(key, z.holds, z.visibility, None, z.ordered, z.name)
+                if init is not None:
+                    for c in list(st.items(init(st, fields_env))):
+                        st.place_initial(c, e.d[z.name])
+        for name, init in prog.entity_inits[e.kind]:
+            e.d[name] = init(st, fields_env)
+
+    # ---- queries ----
+    @property
+    def ruleset(self) -> Ruleset:
+        return self.prog.rs
+
+    @property
+    def events(self) -> list[Event]:
+        return self.st.events
+
+    @property
+    def terminal(self) -> bool:
+        return self.st.terminal
+
+    @property
+    def outcome(self) -> dict[str, Any] | None:
+        """None while the game runs; else {"kind": "win"|"draw"|"scores"|"team"|"rank",
+        "winners": [seat...], "scores": {...}, "reason": str} (plus "ranking" for rank)."""
+        return self.st.outcome
+
+    @property
+    def seats(self) -> int:
+        return self.st.nseats
+
+    def decision(self) -> Decision:
+        st = self.st
+        if st.terminal:
+            return Decision(st.step, (), True)
+        stuck = not self._any_legal()
+        return Decision(st.step, () if stuck else (st.actor,), False, stuck)
+
+    def legal_moves(self, seat: int) -> list[Move]:
+        """Every legal move of `seat` now (empty when it is not that seat's decision)."""
+        st = self.st
+        if st.terminal or seat != st.actor:
+            return []
+        found: list[tuple[MoveCode, tuple]] = []
+        forced_seen = False
+        plain_seen = False
+        for mc in self.prog.moves_by_step.get(st.step, ()):
+            if mc.decl.otherwise:
+                continue
+            inst = self._instances(mc)
+            if inst:
+                plain_seen = True
+                if mc.decl.forced:
+                    forced_seen = True
+                found.extend((mc, b) for b in inst)
+        if forced_seen:
+            found = [(mc, b) for mc, b in found if mc.decl.forced]
+        if not plain_seen:
+            for mc in self.prog.moves_by_step.get(st.step, ()):
+                if mc.decl.otherwise:
+                    found.extend((mc, b) for b in self._instances(mc))
+        return [self._to_move(mc, b, seat) for mc, b in found]
+
+    def _any_legal(self) -> bool:
+        for mc in self.prog.moves_by_step.get(self.st.step, ()):
+            if self._instances(mc, first_only=True):
+                return True
+        return False
+
+    def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
+        """Bindings of `mc`'s parameters that pass its requires; each require is checked as
+        soon as the parameters it names are bound, so the search prunes early."""
+        st = self.st
+        env: list = [None] * mc.nslots
+        for cond, _r, _d in mc.requires[0]:
+            if not cond(st, env):
+                return []
+        binders, requires = mc.binders, mc.requires
+        n = len(binders)
+        out: list[tuple] = []
+        if n == 0:
+            return [()]
+
+        def rec(k: int) -> bool:
+            _name, slot, dom = binders[k]
+            checks = requires[k + 1]
+            for v in list(st.items(dom(st, env))):
+                env[slot] = v
+                if checks and not all(c(st, env) for c, _r, _d in checks):
+                    continue
+                if k + 1 == n:
+                    out.append(tuple(env[s] for _, s, _ in binders))
+                    if first_only:
+                        return True
+                elif rec(k + 1):
+                    return True
+            return False
+
+        rec(0)
+        return out
+
+    def _to_move(self, mc: MoveCode, binding: tuple, seat: int) -> Move:
+        args = {name: self._encode_for(v, seat) for (name, _s, _d), v in zip(mc.binders, binding)}
+        return Move(mc.name, args, binding, self.st.version)
+
+    def _encode_for(self, v: Any, viewer: int | None) -> Any:
+        if v.__class__ is Comp:
+            z = self.st.zone_of(v)
+            if z is not None and not z.visible_to(viewer):
+                return f"{z.key}@{self.st.zones[z.idx].index(v)}"
+        return encode(v)
+
+    # ---- applying ----
+    def apply(self, seat: int, move: Move | dict, trusted: bool = False) -> list[Event]:
+        """Apply `seat`'s move and return the events it produced (the move, then chance).
+
+        Raises NotYourTurn when `seat` is not to act, IllegalMove with the failing require's
+        reason otherwise; the state is unchanged then. `trusted` (replay only) also accepts
+        components by name where the mover could not see them.
+        """
+        st = self.st
+        if not isinstance(move, Move):
+            move = Move.from_dict(move)
+        if st.terminal:
+            raise IllegalMove("the game is over")
+        if seat != st.actor:
+            raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
+        mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
+        if mc is None:
+            raise IllegalMove(self._no_such_move(move.name))
+        if move.binding is not None and move.version == st.version:
+            binding = move.binding
+        else:
+            binding = self._bind(mc, move.args, seat, trusted)
+            self._check_priority(mc)
+        start = len(st.events)
+        self._execute(mc, binding, seat)
+        return st.events[start:]
+
+    def _no_such_move(self, name: str) -> str:
+        steps = [s for m in self.prog.moves if m.name == name for s in m.decl.steps]
+        if steps:
+            return f"'{name}' is not allowed now: the game is at step '{self.st.step}' (it is allowed at {', '.join(steps)})"
+        import difflib
+
+        names = [m.name for m in self.prog.moves_by_step.get(self.st.step, ())]
+        close = difflib.get_close_matches(name, names, n=1)
+        return f"there is no move '{name}' here" + (f"; did you mean '{close[0]}'?" if close else f"; moves now: {', '.join(names)}")
+
+    def _bind(self, mc: MoveCode, args: dict[str, Any], seat: int, trusted: bool) -> tuple:
+        st = self.st
+        rule, src = f"move {mc.name}", _src(mc.decl.span)
+        extra = set(args) - {b[0] for b in mc.binders}
+        if extra:
+            raise IllegalMove(f"'{mc.name}' has no argument {', '.join(sorted(extra))}", rule, src)
+        env: list = [None] * mc.nslots
+        for cond, reason, _r in mc.requires[0]:
+            if not cond(st, env):
+                raise IllegalMove(str(reason(st, env)), rule, src)
+        for k, (name, slot, dom) in enumerate(mc.binders):
+            if name not in args:
+                raise IllegalMove(f"'{mc.name}' needs the argument '{name}'", rule, src)
+            want = args[name]
+            chosen = _missing = object()
+            for v in list(st.items(dom(st, env))):
+                if self._encode_for(v, seat) == want or (trusted and encode(v) == want):
+                    chosen = v
+                    break
+            if chosen is _missing:
+                raise IllegalMove(f"{name} {json.dumps(want)} is not one of the choices for '{mc.name}' now", rule, src)
+            env[slot] = chosen
+            for cond, reason, _r in mc.requires[k + 1]:
+                if not cond(st, env):
+                    raise IllegalMove(str(reason(st, env)), rule, src)
+        return tuple(env[s] for _, s, _ in mc.binders)
+
+    def _check_priority(self, mc: MoveCode) -> None:
+        """`forced` moves exclude the others when any is legal; `otherwise` moves exist only
+        when nothing else does."""
+        others = [m for m in self.prog.moves_by_step.get(self.st.step, ()) if m is not mc]
+        rule, src = f"move {mc.name}", _src(mc.decl.span)
+        if mc.decl.otherwise:
+            live = [m.name for m in others if not m.decl.otherwise and self._instances(m, first_only=True)]
+            if live:
+                raise IllegalMove(f"'{mc.name}' is only allowed when no other move is; you can {', '.join(live)}", rule, src)
+        elif not mc.decl.forced:
+            forced = [m.name for m in others if m.decl.forced and self._instances(m, first_only=True)]
+            if forced:
+                raise IllegalMove(f"you must {forced[0]} when able", rule, src)
+
+    def _execute(self, mc: MoveCode, binding: tuple, seat: int) -> None:
+        st = self.st
+        env: list = [None] * max(mc.nslots, 1)
+        args, refs, hidden = {}, {}, {}
+        for (name, slot, _d), v in zip(mc.binders, binding):
+            env[slot] = v
+            args[name] = encode(v)
+            if v.__class__ is Comp:
+                z = st.zone_of(v)
+                if z is not None and z.visibility != "public":
+                    blind = [s for s in st.seat_list if not z.visible_to(s)] + [-1]
+                    refs[name] = f"{z.key}@{st.zones[z.idx].index(v)}"
+                    hidden[name] = blind
+        st.version += 1
+        st.flow = None
+        st.rule = f"move {mc.name}"
+        st.events.append(Event(len(st.events), "move", st.rule, _src(mc.decl.span), seat=seat, move=mc.name,
+                               args=args, refs=refs, hidden_from=hidden))
+        try:
+            for f, _node in mc.body:
+                f(st, env)
+                self._triggers()
+            if not mc.body:
+                self._triggers()
+        except GameEnded:
+            pass
+        except RuleError:
+            raise
+        if not st.terminal:
+            self._transition()
+
+    def _triggers(self) -> None:
+        st = self.st
+        for _ in range(TRIGGER_LIMIT):
+            fired = False
+            for tc in self.prog.triggers:
+                env: list = [None] * max(tc.nslots, 1)
+                if self._trigger_binding(tc, env, 0):
+                    saved = st.rule
+                    st.rule = f"trigger {tc.decl.name}"
+                    try:
+                        for f in tc.body:
+                            f(st, env)
+                    finally:
+                        st.rule = saved
+                    fired = True
+                    break
+            if not fired:
+                return
+        raise RuleError(f"triggers fired {TRIGGER_LIMIT} times in a row: some trigger's condition stays true", None)
+
+    def _trigger_binding(self, tc: Any, env: list, k: int) -> bool:
+        if k == len(tc.binders):
+            return bool(tc.cond(self.st, env))
+        _name, slot, dom = tc.binders[k]
+        for v in list(self.st.items(dom(self.st, env))):
+            env[slot] = v
+            if self._trigger_binding(tc, env, k + 1):
+                return True
+        return False
+
+    def _transition(self) -> None:
+        st, prog = self.st, self.prog
+        flow = st.flow
+        st.flow = None
+        if flow is None:
+            then = prog.steps[st.step].then if st.step in prog.steps else None
+            if then is None or then.op == "then_stay":
+                return
+            if then.op == "then_end_turn":
+                flow = ("end_turn",)
+            else:
+                by = prog.then.get(st.step)
+                flow = ("goto", then.args[0], by(st, []) if by else None)
+        if flow[0] == "goto":
+            st.step = flow[1]
+            if flow[2] is not None:
+                st.actor = flow[2]
+        elif flow[0] == "end_turn":
+            st.current = (st.current + 1) % st.nseats
+            st.actor = st.current
+            st.step = prog.first_step
+            st.reveals.clear()
+        elif flow[0] == "turn":
+            st.current = st.actor = flow[1]
+            st.step = prog.first_step
+            st.reveals.clear()
+
+    # ---- views and hashing ----
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """The information set of `seat` (None: a spectator) as JSON; see `runtime.views`."""
+        return views.view(self, seat)
+
+    def event_view(self, event: Event, seat: int | None = None) -> dict[str, Any]:
+        """`event` as JSON with what `seat` (None: a spectator) may not know removed."""
+        return views.event_view(event, seat)
+
+    def state_hash(self) -> str:
+        """sha256 (hex) of the canonical state: zones, variables, entities, marks, turn machine."""
+        data = views.full_state(self)
+        return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+    # ---- replay ----
+    @classmethod
+    def fold(cls, ruleset: Ruleset, seats: int, options: dict[str, Any] | None, events: list[Event],
+             seed: str | int | None = None) -> Game:
+        """Rebuild a game from its events: chance outcomes come from the chance events, every
+        move is re-checked for legality, and the regenerated events must equal the log.
+
+        With `seed`, every chance outcome must also be the one the seed draws. Raises
+        IllegalMove, ImpossibleOutcome or LogMismatch, each carrying `.ply`.
+        """
+        given = [list(e.outcome) for e in events if e.kind == "chance"]
+        g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None)
+        for e in events:
+            if e.kind != "move":
+                continue
+            if e.ply != len(g.events):
+                _mismatch(g.events, events, e.ply)
+            try:
+                g.apply(e.seat if e.seat is not None else -1, Move(e.move or "", dict(e.args)), trusted=True)
+            except IllegalMove as exc:
+                exc.ply = e.ply
+                raise
+        if len(g.events) != len(events) or any(a != b for a, b in zip(g.events, events)):
+            _mismatch(g.events, events, None)
+        return g
+
+
+def _mismatch(mine: list[Event], theirs: list[Event], at: int | None) -> None:
+    for i, (a, b) in enumerate(zip(mine, theirs)):
+        if a != b:
+            diff = [f.name for f in attrs.fields(Event) if getattr(a, f.name) != getattr(b, f.name)]
+            raise LogMismatch(f"the log's event differs from what the rules produce (fields: {', '.join(diff)})", i)
+    i = min(len(mine), len(theirs)) if at is None else at
+    raise LogMismatch(f"the log has {len(theirs)} events but its moves produce {len(mine)}", i)
+
+
+def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[str, Any]:
+    decls = {o.name: o for o, _ in prog.option_defaults}
+    for k in given:
+        if k not in decls:
+            raise ValueError(f"unknown option '{k}'; options: {', '.join(decls) or 'none'}")
+    out = {}
+    enums = {e.name: e.values for e in prog.rs.enums}
+    for o, default in prog.option_defaults:
+        v = given[o.name] if o.name in given else default(st, [])
+        t = o.type
+        ok = (v is None and t.optional) or (
+            (t.name == "int" and isinstance(v, int) and not isinstance(v, bool))
+            or (t.name == "bool" and isinstance(v, bool))
+            or (t.name == "str" and isinstance(v, str))
+            or (t.name in enums and v in enums[t.name])
+        )
+        if not ok:
+            raise ValueError(f"option '{o.name}' must be {t}, not {v!r}")
+        out[o.name] = v
+    return out
+
+
+def _src(span: Any) -> str:
+    return f"{span.file}:{span.line}" if span is not None else ""
+
+
+__all__ = ["Decision", "Game", "IllegalMove", "LogMismatch", "Move", "NotYourTurn", "ZoneRef", "Ent"]

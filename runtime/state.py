@@ -1,0 +1,207 @@
+"""The mutable state of one game and the effect primitives the compiled rules call.
+
+Every change of a game goes through these methods: moving components between zones,
+shuffles and random draws (chance nodes, recorded as events by `runtime.chance`), flow
+changes of the turn machine, marks, reveals and the end of the game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.chance import ChanceSource
+from runtime.events import Event
+from runtime.values import Comp, Ent, ZoneRef
+
+
+class GameEnded(Exception):
+    """Raised by `end game` to stop the running rule at once."""
+
+
+class State:
+    """Zones (lists of components, index 0 = top), globals `g`, entities, turn machine.
+
+    `g` maps global names to values: zones (a `ZoneRef`, or a list of them per seat),
+    variables (per-seat ones as lists), constants, component and entity sets.
+    """
+
+    def __init__(self, nseats: int, options: dict[str, Any], chance: ChanceSource):
+        self.nseats = nseats
+        self.seat_list = list(range(nseats))
+        self.options = options
+        self.chance = chance
+        self.zones: list[list[Comp]] = []
+        self.zone_refs: list[ZoneRef] = []
+        self.loc: dict[int, int] = {}
+        self.comps: list[Comp] = []
+        self.entities: list[Ent] = []
+        self.g: dict[str, Any] = {}
+        self.step = ""
+        self.actor = 0
+        self.current = 0
+        self.flow: tuple | None = None
+        self.terminal = False
+        self.outcome: dict[str, Any] | None = None
+        self.events: list[Event] = []
+        self.marks: dict[int, list[Any]] = {}
+        self.reveals: list[dict[str, Any]] = []
+        self.rule = "setup"
+        self.version = 0
+        self._names: dict[str, int] = {}
+
+    # ---- building ----
+    def new_zone(self, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl: str) -> ZoneRef:
+        z = ZoneRef(len(self.zones), key, holds, visibility, owner, ordered, decl)
+        self.zones.append([])
+        self.zone_refs.append(z)
+        return z
+
+    def make(self, kind: str, decl: Any, vals: dict[str, Any]) -> Comp | Ent:
+        """A new component or entity (constructor call in a `components`/`entities` set)."""
+        if kind == "comp":
+            base = "-".join(_name_part(v) for v in vals.values()) or decl.name
+            n = self._names.get(base, 0) + 1
+            self._names[base] = n
+            c = Comp(len(self.comps), decl.name, base if n == 1 else f"{base}#{n}", vals)
+            self.comps.append(c)
+            return c
+        index = sum(1 for e in self.entities if e.kind == decl.name)
+        e = Ent(decl.name, index, f"{decl.name}{index + 1}", vals)
+        self.entities.append(e)
+        return e
+
+    def place_initial(self, comp: Comp, z: ZoneRef) -> None:
+        if comp.id in self.loc:
+            raise ValueError(f"{comp.name} is placed in two zones at the start")
+        self.zones[z.idx].append(comp)
+        self.loc[comp.id] = z.idx
+
+    # ---- reading ----
+    def items(self, x: Any) -> Any:
+        """The elements of a collection value: a zone's contents, a list, or a map's keys."""
+        if x.__class__ is ZoneRef:
+            return self.zones[x.idx]
+        if x.__class__ is dict:
+            return list(x)
+        if x is None:
+            return ()
+        return x
+
+    def zone_of(self, c: Comp) -> ZoneRef | None:
+        i = self.loc.get(c.id)
+        return self.zone_refs[i] if i is not None else None
+
+    def position(self, c: Comp) -> int:
+        z = self.zone_of(c)
+        return self.zones[z.idx].index(c) if z else -1
+
+    # ---- effects ----
+    def move_items(self, what: Any, dest: ZoneRef, mode: str = "end", at: int | None = None) -> None:
+        if what is None:
+            return
+        if what.__class__ is Comp:
+            items = [what]
+        elif what.__class__ is ZoneRef:
+            items = list(self.zones[what.idx])
+        else:
+            items = list(what)
+        target = self.zones[dest.idx]
+        for k, c in enumerate(items):
+            src = self.loc.get(c.id)
+            if src is not None:
+                self.zones[src].remove(c)
+            if mode == "top":
+                target.insert(k, c)
+            elif mode == "at":
+                target.insert(min(max(0, (at or 0) + k), len(target)), c)
+            else:
+                target.append(c)
+            self.loc[c.id] = dest.idx
+
+    def shuffle(self, z: ZoneRef, span: Any) -> None:
+        items = self.zones[z.idx]
+        if len(items) < 2:
+            return
+        order = self.chance.shuffle([c.name for c in items], z.key, len(self.events))
+        by_name = {c.name: c for c in items}
+        self.zones[z.idx] = [by_name[n] for n in order]
+        self.record_chance("shuffle", z, order, span)
+
+    def draw(self, n: int, src: ZoneRef, dest: ZoneRef, refill: ZoneRef | None, span: Any) -> None:
+        for _ in range(n):
+            if not self.zones[src.idx] and refill is not None and self.zones[refill.idx]:
+                self.move_items(refill, src)
+                self.shuffle(src, span)
+            if not self.zones[src.idx]:
+                return
+            self.move_items(self.zones[src.idx][0], dest)
+
+    def draw_random(self, src: ZoneRef, dest: ZoneRef, retry: Any, env: list, span: Any) -> None:
+        """Draw one component at random; one that `retry` rejects is put back and drawn again,
+        which is a uniform draw among the components it accepts. If it rejects them all, the
+        draw is uniform over the whole zone (the condition cannot be met)."""
+        items = self.zones[src.idx]
+        if not items:
+            return
+        cands = [c for c in items if not retry(self, env, c)] if retry else list(items)
+        if not cands:
+            cands = list(items)
+        names = sorted({c.name for c in cands})
+        pick = self.chance.pick(names, src.key, len(self.events))
+        comp = next(c for c in cands if c.name == pick)
+        self.move_items(comp, dest)
+        self.record_chance("draw", dest, [pick], span)
+
+    def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
+        seen = None if z.visibility == "public" else [s for s in self.seat_list if z.visible_to(s)]
+        self.events.append(Event(len(self.events), "chance", self.rule, _src(span), node=node, zone=z.key,
+                                 outcome=list(outcome), seen_by=seen))
+
+    def remove_entity(self, e: Ent) -> None:
+        e.alive = False
+        for name in e.set_names:
+            lst = self.g[name]
+            if e in lst:
+                lst.remove(e)
+
+    def set_flow(self, flow: tuple) -> None:
+        self.flow = flow
+
+    def end_game(self, kind: str, value: Any, reason: str) -> None:
+        out: dict[str, Any] = {"kind": kind, "winners": [], "scores": {}, "reason": reason}
+        if kind == "win":
+            out["winners"] = [value]
+        elif kind == "scores":
+            out["scores"] = {str(k): v for k, v in value.items()}
+            best = max(value.values())
+            out["winners"] = [k for k, v in value.items() if v == best]
+        elif kind == "team":
+            out["scores"] = {"team": value}
+            out["winners"] = list(self.seat_list)
+        elif kind == "rank":
+            keys = {s: value[s] if isinstance(value, (dict, list)) else value for s in self.seat_list}
+            ranking = sorted(self.seat_list, key=lambda s: keys[s], reverse=True)
+            out["ranking"] = ranking
+            out["winners"] = [s for s in ranking if keys[s] == keys[ranking[0]]]
+        self.terminal = True
+        self.outcome = out
+        raise GameEnded()
+
+    def reveal(self, z: ZoneRef) -> None:
+        self.reveals.append({"zone": z.key, "by": self.actor, "components": [c.name for c in self.zones[z.idx]]})
+
+    def mark(self, c: Comp, value: Any) -> None:
+        self.marks.setdefault(c.id, []).append(value)
+
+    def unmark(self, c: Comp) -> None:
+        self.marks.pop(c.id, None)
+
+
+def _name_part(v: Any) -> str:
+    if isinstance(v, (Comp, Ent)):
+        return v.name
+    return str(v)
+
+
+def _src(span: Any) -> str:
+    return f"{span.file}:{span.line}" if span is not None else ""

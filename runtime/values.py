@@ -1,0 +1,88 @@
+"""Run-time values of a game: components, entities and zone references.
+
+Components are created once per game and never change; entities carry mutable fields
+(`d`) and an `alive` flag (an entity removed from play leaves every entity set). A zone is
+a plain Python list in `State.zones`, addressed by a `ZoneRef`; index 0 is the top.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Comp:
+    """A component (card, cube, tile...): `d` maps attribute name to value, plus `name` and `kind`."""
+
+    __slots__ = ("id", "kind", "name", "d")
+
+    def __init__(self, id: int, kind: str, name: str, attrs: dict[str, Any]):
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.d = {**attrs, "name": name, "kind": kind}
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.name}>"
+
+
+class Ent:
+    """An entity with state (a tile with a terrain that flips): fields, variables and zones in `d`."""
+
+    __slots__ = ("kind", "index", "name", "d", "alive", "set_names")
+
+    def __init__(self, kind: str, index: int, name: str, fields: dict[str, Any]):
+        self.kind = kind
+        self.index = index
+        self.name = name
+        self.d: dict[str, Any] = {**fields, "name": name, "index": index}
+        self.alive = True
+        self.set_names: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"<{self.kind} {self.name}>"
+
+
+class ZoneRef:
+    """One zone instance: `idx` into `State.zones`, its display `key` (e.g. `hand[1]`,
+    `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
+
+    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name")
+
+    def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
+        self.idx = idx
+        self.key = key
+        self.holds = holds
+        self.visibility = visibility
+        self.owner = owner
+        self.ordered = ordered
+        self.decl_name = decl_name
+
+    def visible_to(self, viewer: int | None) -> bool:
+        """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count."""
+        v = self.visibility
+        if v == "public":
+            return True
+        if v == "owner":
+            return viewer is not None and viewer == self.owner
+        if v == "others":
+            return self.owner is not None and viewer != self.owner
+        return False
+
+    def count_visible(self) -> bool:
+        return self.visibility != "secret"
+
+    def __repr__(self) -> str:
+        return f"<zone {self.key}>"
+
+
+def encode(v: Any) -> Any:
+    """A run-time value as canonical JSON: components and entities by name, maps with string keys."""
+    if isinstance(v, (Comp, Ent)):
+        return v.name
+    if isinstance(v, ZoneRef):
+        return v.key
+    if isinstance(v, dict):
+        return {str(encode(k)): encode(x) for k, x in sorted(v.items(), key=lambda kv: str(encode(kv[0])))}
+    if isinstance(v, (list, tuple)):
+        return [encode(x) for x in v]
+    return v

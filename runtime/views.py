@@ -1,0 +1,97 @@
+"""Information sets: what a seat (or a spectator) sees of a game, and of each event.
+
+This is the single place where hidden information is removed (boardgame.io's `playerView`).
+A zone's visibility decides: `public` (everyone sees the components), `owner` (its seat
+sees them, others the count), `others` (everyone but its seat sees them; its seat sees the
+count and each slot's public marks), `hidden` (only the count), `secret` (nothing).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runtime.events import Event
+from runtime.values import Comp, ZoneRef, encode
+
+
+def _comp(st: Any, c: Comp) -> dict[str, Any]:
+    d = {k: encode(v) for k, v in c.d.items() if k != "kind"}
+    d["kind"] = c.kind
+    marks = st.marks.get(c.id)
+    if marks:
+        d["marks"] = encode(marks)
+    return d
+
+
+def zone_view(st: Any, z: ZoneRef, viewer: int | None) -> dict[str, Any]:
+    items = st.zones[z.idx]
+    if z.visible_to(viewer):
+        return {"count": len(items), "components": [_comp(st, c) for c in items]}
+    if not z.count_visible():
+        return {"count": None}
+    out: dict[str, Any] = {"count": len(items)}
+    slots = [{"slot": i, "marks": encode(st.marks[c.id])} for i, c in enumerate(items) if c.id in st.marks]
+    if slots:
+        out["slots"] = slots
+    return out
+
+
+def view(game: Any, viewer: int | None) -> dict[str, Any]:
+    """The view of `viewer` as JSON: turn machine, zones by key, entities, variables, reveals."""
+    st = game.st
+    rs = game.prog.rs
+    var_names = [v.name for v in rs.vars]
+    ents = {}
+    for e in st.entities:
+        fields = {k: encode(v) for k, v in e.d.items() if not isinstance(v, (ZoneRef, list)) or k in ()}
+        fields["alive"] = e.alive
+        ents[e.name] = fields
+    return {
+        "ruleset": rs.name,
+        "variants": list(rs.variants),
+        "seat": viewer,
+        "ply": len(st.events),
+        "step": st.step,
+        "actor": None if st.terminal else st.actor,
+        "current": st.current,
+        "terminal": st.terminal,
+        "outcome": st.outcome,
+        "options": encode(st.options),
+        "zones": {z.key: zone_view(st, z, viewer) for z in st.zone_refs},
+        "entities": ents,
+        "vars": {n: encode(st.g[n]) for n in var_names},
+        "revealed": [dict(r) for r in st.reveals],
+    }
+
+
+def full_state(game: Any) -> dict[str, Any]:
+    """Everything that makes the state, canonically (used for the state hash)."""
+    st = game.st
+    return {
+        "zones": {z.key: [c.name for c in st.zones[z.idx]] for z in st.zone_refs},
+        "vars": {v.name: encode(st.g[v.name]) for v in game.prog.rs.vars},
+        "entities": {e.name: [e.alive, {k: encode(v) for k, v in sorted(e.d.items()) if not isinstance(v, (ZoneRef, list))}]
+                     for e in st.entities},
+        "marks": {st.comps[i].name: encode(m) for i, m in sorted(st.marks.items())},
+        "turn": [st.step, st.actor, st.current, st.terminal],
+        "outcome": st.outcome,
+        "reveals": st.reveals,
+    }
+
+
+def event_view(e: Event, viewer: int | None) -> dict[str, Any]:
+    """The event as JSON for `viewer`: hidden chance outcomes become a count, component
+    arguments the viewer could not see become slot references."""
+    from runtime.events import event_to_dict
+
+    d = event_to_dict(e)
+    who = -1 if viewer is None else viewer
+    if e.kind == "chance" and e.seen_by is not None and (viewer is None or viewer not in e.seen_by):
+        d["outcome"] = []
+        d["hidden"] = len(e.outcome)
+    for name, blind in e.hidden_from.items():
+        if who in blind:
+            d["args"][name] = e.refs[name]
+    d.pop("refs", None)
+    d.pop("hidden_from", None)
+    return d
