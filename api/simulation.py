@@ -1,0 +1,93 @@
+"""Random legal playouts with statistics (`ludex simulate`, bench/).
+
+Plays `games` games choosing uniformly among each decision's legal moves with a seeded RNG,
+and reports outcomes by seat, game length, branching factor and speed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from dsl import Ruleset
+from runtime import Game
+
+
+def outcome_key(outcome: dict[str, Any] | None) -> str:
+    """A label for an outcome: `win seat 0`, `draw`, `team`, or `cut at ply cap` / `stuck`."""
+    if outcome is None:
+        return "cut at ply cap"
+    kind = outcome["kind"]
+    if kind == "win" or (kind in ("scores", "rank") and len(outcome["winners"]) == 1):
+        return f"win seat {outcome['winners'][0]}"
+    if kind == "team":
+        return "team score"
+    if kind == "draw":
+        return f"draw ({outcome['reason']})" if outcome.get("reason") else "draw"
+    return f"{kind} {outcome['winners']}"
+
+
+def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
+             on_game: Callable[[], None] | None = None) -> dict[str, Any]:
+    """Play `games` random games; returns a JSON-able dict of statistics.
+
+    Keys: ruleset, variants, seats, games, plies, seconds, playouts_per_s, plies_per_s,
+    outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score.
+    """
+    rng = random.Random(seed)
+    outcomes: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    lengths = []
+    branching_sum = 0
+    decisions = 0
+    team_scores = []
+    n_seats = seats or rs.seats[0]
+    t0 = time.perf_counter()
+    for i in range(games):
+        g = Game.new(rs, n_seats, options, seed=f"{seed}:{i}")
+        plies = 0
+        stuck = False
+        while not g.terminal and plies < max_plies:
+            d = g.decision()
+            if d.stuck:
+                stuck = True
+                break
+            actor = d.seats[0]
+            moves = g.legal_moves(actor)
+            branching_sum += len(moves)
+            decisions += 1
+            g.apply(actor, moves[rng.randrange(len(moves))])
+            plies += 1
+        lengths.append(plies)
+        if stuck:
+            outcomes["stuck (no legal move)"] += 1
+        else:
+            outcomes[outcome_key(g.outcome)] += 1
+        if g.outcome:
+            reasons[g.outcome.get("reason") or g.outcome["kind"]] += 1
+            if g.outcome["kind"] == "team":
+                team_scores.append(g.outcome["scores"]["team"])
+        if on_game:
+            on_game()
+    dt = time.perf_counter() - t0
+    total = sum(lengths)
+    return {
+        "ruleset": rs.name,
+        "variants": list(rs.variants),
+        "seats": n_seats,
+        "games": games,
+        "plies": total,
+        "seconds": dt,
+        "playouts_per_s": games / dt if dt else 0.0,
+        "plies_per_s": total / dt if dt else 0.0,
+        "outcomes": dict(sorted(outcomes.items())),
+        "reasons": dict(sorted(reasons.items())),
+        "mean_plies": total / games if games else 0.0,
+        "min_plies": min(lengths) if lengths else 0,
+        "max_plies": max(lengths) if lengths else 0,
+        "mean_branching": branching_sum / decisions if decisions else 0.0,
+        "mean_team_score": sum(team_scores) / len(team_scores) if team_scores else None,
+    }

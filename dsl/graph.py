@@ -1,0 +1,92 @@
+"""The turn structure of a ruleset as a drawable state machine (Mermaid or Graphviz DOT).
+
+Nodes are steps; an edge S -> T labelled M means move M, allowed at S, can lead to T
+(by `goto`, `end turn`/`turn` back to the first step, or the step's `then`). Triggers that
+change step are drawn from every step (their condition may hold after any move); `end game`
+leads to the terminal node.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl import ast as A
+from dsl.checker import walk
+from dsl.ir import Ruleset
+
+
+def _targets(body: Any, rs: Ruleset, first: str, seen: set[str] | None = None) -> set[str]:
+    """Steps a body can lead to, following procedure calls ("END" for the end of the game)."""
+    seen = set() if seen is None else seen
+    procs = {p.name: p for p in rs.procs}
+    out: set[str] = set()
+    for n in walk(body):
+        if n.op == "goto_stmt":
+            out.add(n.args[0])
+        elif n.op in ("end_turn_stmt", "turn_stmt"):
+            out.add(first)
+        elif n.op == "end_game_stmt":
+            out.add("END")
+        elif n.op == "call" and n.args[0] in procs and n.args[0] not in seen:
+            seen.add(n.args[0])
+            out |= _targets(procs[n.args[0]].body, rs, first, seen)
+    return out
+
+
+def edges(rs: Ruleset) -> list[tuple[str, str, str]]:
+    """(from step, to step or "END", label) triples, sorted."""
+    first = rs.steps[0].name if rs.steps else ""
+    out: set[tuple[str, str, str]] = set()
+    for m in rs.moves:
+        targets = _targets(m.body, rs, first)
+        for s in m.steps:
+            step = next(x for x in rs.steps if x.name == s)
+            dests = set(targets)
+            if not ({t for t in targets if t != "END"}):
+                then = step.then
+                if then.op == "then_end_turn":
+                    dests.add(first)
+                elif then.op == "then_goto":
+                    dests.add(then.args[0])
+                else:
+                    dests.add(s)
+            for t in dests:
+                out.add((s, t, m.name))
+    for tr in rs.triggers:
+        for t in _targets(tr.body, rs, first):
+            out.add(("*", t, f"trigger {tr.name}"))
+    return sorted(out)
+
+
+def turn_graph(rs: Ruleset, dot: bool = False) -> str:
+    """The turn structure as Mermaid `stateDiagram-v2` text, or DOT with `dot=True`."""
+    es = edges(rs)
+    first = rs.steps[0].name if rs.steps else ""
+    if dot:
+        lines = [f'digraph "{rs.name}" {{', "  rankdir=LR;", '  start [shape=point]; END [shape=doublecircle label="end"];',
+                 f'  start -> "{first}" [label="setup"];']
+        for s in rs.steps:
+            lines.append(f'  "{s.name}" [shape=box tooltip="{_esc(s.doc)}"];')
+        for a, b, label in es:
+            src = "ANY" if a == "*" else a
+            lines.append(f'  "{src}" -> "{b}" [label="{_esc(label)}"];')
+        if any(a == "*" for a, _, _ in es):
+            lines.append('  ANY [shape=plaintext label="any step"];')
+        lines.append("}")
+        return "\n".join(lines)
+    lines = ["stateDiagram-v2", f"  [*] --> {first}: setup"]
+    for s in rs.steps:
+        if s.doc:
+            lines.append(f"  {s.name}: {s.name}\\n{_esc(s.doc)}")
+    for a, b, label in es:
+        src = "any_step" if a == "*" else a
+        dst = "[*]" if b == "END" else b
+        lines.append(f"  {src} --> {dst}: {label}")
+    return "\n".join(lines)
+
+
+def _esc(s: str) -> str:
+    return s.replace('"', "'").replace(":", " -")
+
+
+__all__ = ["edges", "turn_graph", "A"]
