@@ -17,6 +17,7 @@ runtime), and that the outcome matches the one announced.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 import attrs
@@ -92,6 +93,20 @@ def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int) -
     return None
 
 
+class MalformedEvent(Exception):
+    """A move/chance body is not a runtime event; `index` is its position among them."""
+
+    def __init__(self, index: int, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+def outcome_of(game: Any) -> dict[str, Any] | None:
+    """The game's outcome as JSON (None while it runs)."""
+    outcome = game.outcome
+    return outcome.to_dict() if hasattr(outcome, "to_dict") else outcome
+
+
 def compile_pinned(rules: Rules, header: Mapping[str, Any]) -> Any:
     """The compiled rules the header pins (raises PinnedRulesMismatch)."""
     return rules.pinned(header["sources"], header["variants"], header["content_hash"])
@@ -102,7 +117,13 @@ def fold(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, 
     from runtime import Game, event_from_dict
 
     rs = compile_pinned(rules, header)
-    return Game.fold(rs, header["seats"], header["options"], [event_from_dict(b) for b in bodies], seed=seed)
+    events = []
+    for index, body in enumerate(bodies):
+        try:
+            events.append(event_from_dict(dict(body)))
+        except Exception as exc:  # cattrs raises several types for malformed input
+            raise MalformedEvent(index, f"not a valid event ({exc})") from exc
+    return Game.fold(rs, header["seats"], header["options"], events, seed=seed)
 
 
 def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
@@ -115,31 +136,61 @@ def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
 
 def replay_view(rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | None) -> dict[str, Any]:
     """The view for `seat` (None = spectator) as it was right after event `at` (default: the
-    last). Raises LogError when `at` is out of range or the log does not fold."""
+    last): `{at, state_after, seat, view, terminal, outcome}`.
+
+    The runtime produces the chance events that follow a move (or the setup) together with
+    it, so a state exists only between such groups: `state_after` is the last version at or
+    before `at` that ends a group (the first group, the setup, if `at` is inside it). Raises
+    LogError when `at` is out of range or the log does not fold.
+    """
     from runtime import IllegalMove, ImpossibleOutcome
 
     header = header_of(entries)
     last = int(entries[-1]["version"])
     at = last if at is None else at
     if not 1 <= at <= last:
-        raise LogError(f"--at must be between 1 and {last}, got {at}")
-    prefix = [e for e in entries if int(e["version"]) <= at]
+        raise LogError(f"at must be between 1 and {last}, got {at}")
+    state_after = _group_end(entries, at)
+    prefix = [e for e in entries if int(e["version"]) <= state_after]
+    seed = revealed_seed(entries)
     try:
-        game = fold(rules, header, runtime_events(prefix), revealed_seed(entries))
-    except (IllegalMove, ImpossibleOutcome) as exc:
-        raise LogError(f"the log does not replay: {exc}", _failed_version(entries, exc)) from exc
+        game = fold(rules, header, runtime_events(prefix), seed)
+    except (IllegalMove, ImpossibleOutcome, MalformedEvent) as exc:
+        version = _failed_version(entries, exc)
+        raise LogError(f"the log does not replay at event {version}: {_message(exc)}", version) from exc
     except PinnedRulesMismatch as exc:
         raise LogError(str(exc), 1) from exc
     return {
         "at": at,
+        "state_after": state_after,
         "seat": seat,
         "view": game.view(seat),
-        "terminal": game.terminal,
-        "outcome": game.outcome.to_dict() if game.outcome is not None else None,
+        "terminal": bool(game.terminal),
+        "outcome": outcome_of(game),
     }
 
 
+def _group_end(entries: Sequence[Mapping[str, Any]], at: int) -> int:
+    """The last version <= at that is followed by a move, the reveal or nothing; if none
+    (at is inside the setup), the end of the setup."""
+    ends = [
+        int(e["version"])
+        for i, e in enumerate(entries)
+        if i + 1 == len(entries) or entries[i + 1].get("kind") in ("move", "reveal")
+    ]
+    before = [v for v in ends if v <= at]
+    return before[-1] if before else ends[0]
+
+
+def _message(exc: Exception) -> str:
+    """The runtime's message without its own 0-based `event N:` prefix (we name versions)."""
+    text = getattr(exc, "reason", None) or str(exc)
+    return re.sub(r"^event \d+: ", "", text)
+
+
 def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int | None:
+    if isinstance(exc, MalformedEvent):
+        return version_of_runtime_index(entries, exc.index)
     ply = getattr(exc, "ply", None)
     if ply is None:
         return None
@@ -152,7 +203,7 @@ def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int
 
 def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
     """Verify a whole log; never raises for a bad log, reports the first failure instead."""
-    from runtime import IllegalMove, ImpossibleOutcome
+    from runtime import IllegalMove, ImpossibleOutcome, LogMismatch
 
     passed: list[str] = []
     skipped: list[str] = []
@@ -198,15 +249,22 @@ def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport
 
     try:
         game = fold(rules, header, runtime_events(entries), seed)
-    except (IllegalMove, ImpossibleOutcome) as exc:
+    except (IllegalMove, ImpossibleOutcome, MalformedEvent) as exc:
         version = _failed_version(entries, exc)
-        check = "move_legal" if isinstance(exc, IllegalMove) else "chance_outcome"
+        if isinstance(exc, IllegalMove):
+            check = "move_legal"
+        elif isinstance(exc, LogMismatch):
+            check = "events_match_rules"
+        elif isinstance(exc, MalformedEvent):
+            check = "event_format"
+        else:
+            check = "chance_outcome"
         where = f"event {version}: " if version is not None else ""
-        return fail(version, check, f"{where}{exc}")
+        return fail(version, check, f"{where}{_message(exc)}")
     passed.append("moves_legal")
     (passed if seed is not None else skipped).append("chance_outcomes")
 
-    outcome = game.outcome.to_dict() if game.outcome is not None else None
+    outcome = outcome_of(game)
     if seed is not None:
         announced = entries[-1]["body"].get("outcome")
         if not game.terminal:

@@ -45,7 +45,7 @@ class Rules:
                     "variants": list(info.variants),
                     "seats": {"min": rs.seats[0], "max": rs.seats[1]},
                     "options": [
-                        {"name": o.name, "type": str(o.type), "default": o.default, "doc": o.doc}
+                        {"name": o.name, "type": str(o.type), "default": _json_default(o.default), "doc": o.doc}
                         for o in rs.options
                     ],
                     "content_hash": rs.content_hash,
@@ -112,3 +112,13 @@ class Rules:
         from dsl import check_text
 
         return [d.to_dict() for d in check_text(text, filename)]
+
+
+def _json_default(default: Any) -> Any:
+    """An option's default as JSON. The IR keeps defaults as expressions; a literal is shown
+    as its value, anything computed as its source text."""
+    if default is None or isinstance(default, (str, int, float, bool, list, dict)):
+        return default
+    if getattr(default, "op", None) == "lit" and getattr(default, "args", None):
+        return default.args[0]
+    return str(default)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import json
 import secrets
 import threading
 import uuid
@@ -191,7 +192,7 @@ class GameService:
         expected_version: int,
         seat: int | None = None,
     ) -> dict[str, Any]:
-        """Apply `move` (`{name, args}`) for the token's seat if the game is still at
+        """Apply `move` (`{name, args}`, as listed by `legal_moves`) for the token's seat if the game is still at
         `expected_version`; acknowledged only once its events are committed.
 
         Returns `{game_id, version, events (as the caller sees them), terminal, outcome}`.
@@ -383,12 +384,14 @@ class GameService:
 
 def _parse_move(move: Any) -> dict[str, Any]:
     if not isinstance(move, Mapping) or not isinstance(move.get("name"), str) or not move["name"]:
-        raise InvalidRequest("bad_move", 'a move is {"name": str, "args": {str: str | int}}')
+        raise InvalidRequest("bad_move", 'a move is {"name": str, "args": {str: JSON value}}')
     args = move.get("args") or {}
-    if not isinstance(args, Mapping) or not all(
-        isinstance(k, str) and isinstance(v, (str, int)) and not isinstance(v, bool) for k, v in args.items()
-    ):
-        raise InvalidRequest("bad_move", "move args map names to strings or integers")
+    if not isinstance(args, Mapping) or not all(isinstance(k, str) for k in args):
+        raise InvalidRequest("bad_move", "move args map argument names to JSON values")
+    try:
+        json.dumps(args, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidRequest("bad_move", f"move args are not JSON values: {exc}") from exc
     return {"name": move["name"], "args": dict(args)}
 
 
@@ -398,7 +401,7 @@ def _decision(game: Any) -> dict[str, Any]:
 
 
 def _outcome(game: Any) -> dict[str, Any] | None:
-    return game.outcome.to_dict() if game.outcome is not None else None
+    return gamelog.outcome_of(game)
 
 
 def _reveal(seed: str, game: Any) -> dict[str, Any]:

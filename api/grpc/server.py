@@ -35,21 +35,33 @@ STATUS_BY_KIND = {
 }
 
 
+def _arg_value(arg: Any) -> Any:
+    which = arg.WhichOneof("value")
+    if which == "text":
+        return arg.text
+    if which == "number":
+        return arg.number
+    if which == "json":
+        return json.loads(arg.json)
+    return None
+
+
+def _arg_pb(value: Any) -> Any:
+    if isinstance(value, str):
+        return pb2.MoveArg(text=value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return pb2.MoveArg(number=value)
+    return pb2.MoveArg(json=json.dumps(value, sort_keys=True))
+
+
 def move_to_dict(move: Any) -> dict[str, Any]:
-    """`ludex.v1.Move` -> `{name, args}`."""
-    return {
-        "name": move.name,
-        "args": {k: (v.text if v.WhichOneof("value") == "text" else v.number) for k, v in move.args.items()},
-    }
+    """`ludex.v1.Move` -> `{name, args}` (raises ValueError for an arg with bad JSON)."""
+    return {"name": move.name, "args": {k: _arg_value(v) for k, v in move.args.items()}}
 
 
 def move_to_pb(move: dict[str, Any]) -> Any:
     """`{name, args}` -> `ludex.v1.Move`."""
-    args = {
-        k: pb2.MoveArg(text=v) if isinstance(v, str) else pb2.MoveArg(number=v)
-        for k, v in move.get("args", {}).items()
-    }
-    return pb2.Move(name=move["name"], args=args)
+    return pb2.Move(name=move["name"], args={k: _arg_pb(v) for k, v in move.get("args", {}).items()})
 
 
 def event_to_pb(event: dict[str, Any]) -> Any:
@@ -159,11 +171,15 @@ class LudexServicer(pb2_grpc.LudexServicer):
         )
 
     async def SubmitMove(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        try:
+            move = move_to_dict(request.move)
+        except ValueError:
+            await _abort(context, ServiceError("bad_move", "a move argument's json is not valid JSON"))
         result = await self._with_token(
             context,
             self.service.submit_move,
             request.game_id,
-            move_to_dict(request.move),
+            move,
             request.expected_version,
             request.seat if request.HasField("seat") else None,
         )
@@ -188,6 +204,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
         r = await self._with_token(context, self.service.replay, request.game_id, request.at)
         return pb2.ReplayResponse(
             at=r["at"],
+            state_after=r["state_after"],
             seat=r["seat"],
             view_json=json.dumps(r["view"]),
             terminal=r["terminal"],

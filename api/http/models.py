@@ -34,7 +34,9 @@ class MoveIn(_Strict):
     """A move as listed by GET /games/{id}/legal-moves."""
 
     name: str
-    args: dict[str, StrictInt | str] = Field(default_factory=dict)
+    args: dict[str, Any] = Field(
+        default_factory=dict, description="Argument values (JSON) exactly as listed by legal-moves."
+    )
 
 
 class SubmitMoveIn(_Strict):
@@ -99,6 +101,7 @@ class EventsOut(BaseModel):
 
 class ReplayOut(BaseModel):
     at: int
+    state_after: int = Field(description="The version the view reflects (a move and the chance events it causes form one step).")
     seat: int | None
     view: dict[str, Any]
     terminal: bool

@@ -201,12 +201,16 @@ def test_views_and_events_hide_other_seats_information(server, client, game):
         # Hands are hidden: each seat's view differs from the spectator's and from the others'.
         assert views[0]["view"] != views[1]["view"]
         assert views[0]["view"] != spectator["view"]
-        # Some chance outcome (a card dealt to a hand) is redacted for the spectator.
+        # Some chance outcome (the deck's shuffle) is redacted for the spectator.
         stored = {e["version"]: e for e in full}
         assert any(e["body"] != stored[e["version"]]["body"] for e in events["events"] if e["kind"] == "chance")
-        # A seat's token sees its own cards but not the other's.
-        mine = client.get(f"/games/{gid}/events", headers=bearer(game["tokens"][0])).json()["events"]
-        assert mine != events["events"]
+    # Every chance outcome a viewer may not see is removed from the events it gets.
+    for viewer, token in [(None, None), *enumerate(game["tokens"])]:
+        headers = bearer(token) if token else {}
+        for e in client.get(f"/games/{gid}/events", headers=headers).json()["events"]:
+            secret = full[e["version"] - 1]["body"]
+            if e["kind"] == "chance" and secret["seen_by"] is not None and viewer not in secret["seen_by"]:
+                assert e["body"]["outcome"] == [] and e["body"]["hidden"] == len(secret["outcome"])
     r = client.get(f"/games/{gid}/legal-moves")
     _error(r, 401, "token_required")
 
