@@ -56,6 +56,7 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
 
     store = EventStore(db)
     service = GameService(store)
+    service.rulesets()  # compile the bundled rulesets now, not during the first requests
     grpc_server, bound = await start_grpc_server(service, host, grpc_port)
     config = uvicorn.Config(create_app(service), host=host, port=http_port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)

@@ -24,6 +24,7 @@ class Rules:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self._compile_lock = threading.Lock()
         self._bundled: dict[tuple[str, tuple[str, ...]], Any] = {}
         self._pinned: dict[tuple[str, tuple[str, ...]], Any] = {}
         self._catalogue: list[dict[str, Any]] | None = None
@@ -61,12 +62,21 @@ class Rules:
         Raises NotFound (`ruleset_not_found`) for a name that is not bundled and InvalidRequest
         (`bad_ruleset`) when the rules or variants do not compile.
         """
-        from dsl import RulesetError, bundled_rulesets, load_ruleset
-
         key = (name, tuple(variants))
         with self._lock:
             if key in self._bundled:
                 return self._bundled[key]
+        # One compile at a time: concurrent first requests wait for it instead of all
+        # compiling the same rules at once.
+        with self._compile_lock:
+            with self._lock:
+                if key in self._bundled:
+                    return self._bundled[key]
+            return self._compile_bundled(name, variants, key)
+
+    def _compile_bundled(self, name: str, variants: Sequence[str], key: tuple[str, tuple[str, ...]]) -> Any:
+        from dsl import RulesetError, bundled_rulesets, load_ruleset
+
         known = {info.name: info for info in bundled_rulesets()}
         if name not in known:
             raise NotFound("ruleset_not_found", f"no bundled ruleset named {name!r}", known=sorted(known))

@@ -44,8 +44,10 @@ def test_acknowledged_moves_survive_sigkill(db_url, tmp_path):
     threads = [threading.Thread(target=player, args=(i,)) for i in range(CLIENTS)]
     for t in threads:
         t.start()
-    time.sleep(2.0)
-    server.kill()
+    deadline = time.monotonic() + 30
+    while sum(len(v) for v in list(acknowledged.values())) < 40 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    server.kill()  # mid-flight: clients are still submitting
     stop.set()
     for t in threads:
         t.join(30)
