@@ -29,7 +29,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.service.servers import Server  # noqa: E402
+from tests.service.service_harness import Server  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:

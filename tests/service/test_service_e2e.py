@@ -9,11 +9,7 @@ import threading
 
 import httpx
 import pytest
-
-from api.store import event_hash
-from dsl import bundled_rulesets
-
-from .servers import (
+from service_harness import (
     Server,
     bearer,
     create_http_game,
@@ -24,6 +20,9 @@ from .servers import (
     run_cli,
     write_log,
 )
+
+from api.store import event_hash
+from dsl import bundled_rulesets
 
 RULESETS = sorted(info.name for info in bundled_rulesets())
 

@@ -8,10 +8,9 @@ import threading
 
 import httpx
 import pytest
+from service_harness import Server, bearer, create_http_game, run_cli
 
 from dsl import bundled_rulesets
-
-from .servers import Server, bearer, create_http_game, run_cli
 
 RULESET = "balloon_cup" if any(i.name == "balloon_cup" for i in bundled_rulesets()) else bundled_rulesets()[0].name
 

@@ -7,8 +7,7 @@ import random
 import threading
 
 import httpx
-
-from .servers import Server, bearer, create_http_game, play_http
+from service_harness import Server, bearer, create_http_game, play_http
 
 RULESET = "balloon_cup"
 
