@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from runtime.values import Comp, Ent, ZoneRef
+from runtime.builtins_search import SEARCH_FUNCS
 
 
 def display(v: Any) -> str:
@@ -143,4 +144,8 @@ FUNCS: dict[str, Any] = {
     "owner": lambda st, z: z.owner,
     "str": lambda st, x: display(x),
     "remaining": lambda st, z: len(st.items(z)),
+    "completions": SEARCH_FUNCS["completions"],
+    "any_completion": SEARCH_FUNCS["any_completion"],
+    "best_completion": SEARCH_FUNCS["best_completion"],
+    "expand": SEARCH_FUNCS["expand"],
 }

@@ -100,11 +100,15 @@ class MoveCode:
 
 @attrs.define
 class TriggerCode:
+    """A compiled trigger; `deps` names everything its condition reads (through function
+    calls), so the interpreter re-checks it only after an effect changed one of them."""
+
     decl: A.TriggerDecl
     binders: list[tuple[str, int, Fn]]
     cond: Fn
     body: list[Fn]
     nslots: int
+    deps: frozenset[str]
 
 
 @attrs.define
@@ -143,6 +147,8 @@ class Compiler:
     def __init__(self, rs: Ruleset):
         self.rs = rs
         self.callables: dict[str, Callable_] = {}
+        self.fn_decls = {f.name: f for f in rs.fns}
+        self.recursive = _recursive_fns(rs)
         self.enum_values = {v: e.name for e in rs.enums for v in e.values}
         self.enum_types = {e.name: list(e.values) for e in rs.enums}
         self.steps = {s.name for s in rs.steps}
@@ -256,7 +262,28 @@ class Compiler:
         cond = self.ex(t.cond, sc)
         body_sc = sc.child()
         body = [self.stmt(s, body_sc) for s in t.body]
-        return TriggerCode(t, binders, cond, body, sc.size)
+        deps = self.reads([t.cond] + [b.domain for b in t.params])
+        return TriggerCode(t, binders, cond, body, sc.size, frozenset(deps))
+
+    def reads(self, nodes: list[A.Node]) -> set[str]:
+        """Names and member names an expression reads, following calls to ruleset functions."""
+        fns = {f.name: f for f in self.rs.fns}
+        out: set[str] = set()
+        seen: set[str] = set()
+        todo = list(nodes)
+        while todo:
+            for n in _walk(todo.pop()):
+                if n.op == "name":
+                    out.add(n.args[0])
+                elif n.op == "attr":
+                    out.add(n.args[1])
+                elif n.op in ("call", "gen_call"):
+                    out.add(n.args[0])
+                    f = fns.get(n.args[0])
+                    if f is not None and f.name not in seen:
+                        seen.add(f.name)
+                        todo.append(f.body)
+        return out
 
     # ---- expressions ----
     def ex(self, n: A.Node, sc: Scope) -> Fn:
@@ -292,6 +319,16 @@ class Compiler:
     def ex_attr(self, n, sc, obj, name):
         if obj.op == "name" and obj.args[0] == "option" and sc.lookup("option") is None:
             return lambda st, env: st.options[name]
+        if obj.op in ("name", "it"):
+            slot = sc.lookup("$it" if obj.op == "it" else obj.args[0])
+            if slot is not None:
+                def local_attr(st, env):
+                    try:
+                        return env[slot].d[name]
+                    except (AttributeError, KeyError):
+                        raise RuleError(f"{B.display(env[slot])} has no attribute '{name}'", n.span) from None
+
+                return local_attr
         o = self.ex(obj, sc)
 
         def attr(st, env):
@@ -394,6 +431,72 @@ class Compiler:
 
         return where
 
+    def _inline(self, f: A.FnDecl, args: list[Fn], sc: Scope) -> Fn:
+        """A call to a pure, non-recursive ruleset function compiled in place: its parameters
+        get slots in the caller's env (a fresh scope sharing the caller's slot counter, so the
+        body sees only its parameters), and no env list is allocated per call."""
+        inner = Scope()
+        inner.counter = sc.counter
+        slots = [inner.add(p.name) for p in f.params]
+        body = self.ex(f.body, inner)
+        if len(slots) == 1:
+            (s0,), (a0,) = slots, args
+
+            def call1(st, env):
+                env[s0] = a0(st, env)
+                return body(st, env)
+
+            return call1
+        if len(slots) == 2:
+            (s0, s1), (a0, a1) = slots, args
+
+            def call2(st, env):
+                x0 = a0(st, env)
+                env[s1] = a1(st, env)
+                env[s0] = x0
+                return body(st, env)
+
+            return call2
+        if len(slots) == 3:
+            (s0, s1, s2), (a0, a1, a2) = slots, args
+
+            def call3(st, env):
+                x0 = a0(st, env)
+                x1 = a1(st, env)
+                env[s2] = a2(st, env)
+                env[s0] = x0
+                env[s1] = x1
+                return body(st, env)
+
+            return call3
+        pairs = list(zip(slots, args))
+
+        def calln(st, env):
+            vals = [a(st, env) for _, a in pairs]
+            for (slot, _), v in zip(pairs, vals):
+                env[slot] = v
+            return body(st, env)
+
+        return calln
+
+    def _count_where(self, n: A.Node, sc: Scope) -> Fn:
+        """`count(xs where c)` without building the filtered list."""
+        src, cond = n.args
+        s = self.ex(src, sc)
+        inner = sc.child()
+        i = inner.add("$it")
+        c = self.ex(cond, inner)
+
+        def count_where(st, env):
+            k = 0
+            for x in st.items(s(st, env)):
+                env[i] = x
+                if c(st, env):
+                    k += 1
+            return k
+
+        return count_where
+
     def ex_if_expr(self, n, sc, *parts):
         pairs = [(self.ex(parts[k], sc), self.ex(parts[k + 1], sc)) for k in range(0, len(parts) - 1, 2)]
         other = self.ex(parts[-1], sc)
@@ -480,6 +583,8 @@ class Compiler:
         return lambda st, env: fn(st, values(st, env))
 
     def ex_call(self, n, sc, name, pos, kw):
+        if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where" and name not in self.callables:
+            return self._count_where(pos[0], sc)
         args = [self.ex(a, sc) for a in pos]
         kwargs = [(k, self.ex(v, sc)) for k, v in kw]
         if name in self.ctors:
@@ -500,6 +605,9 @@ class Compiler:
             return lambda st, env: fn(st, *(a(st, env) for a in args))
         callables = self.callables
         allargs = args + [v for _, v in kwargs]
+        fdecl = self.fn_decls.get(name)
+        if fdecl is not None and name not in self.recursive and len(allargs) == len(fdecl.params):
+            return self._inline(fdecl, allargs, sc)
 
         def call(st, env):
             c = callables[name]
@@ -606,8 +714,21 @@ class Compiler:
                 container(st, env)[last(st, env)] = v
         return get, put
 
+    @staticmethod
+    def _changed_name(target: A.Node) -> str:
+        """The name an assignment changes, for trigger dependencies (`t.x = ..` changes `x`)."""
+        name, path = target.args
+        attrs_ = [x for k, x in path if k == "attr"]
+        return attrs_[-1] if attrs_ else name
+
     def st_assign_stmt(self, n, sc, target, op, value):
-        get, put = self._target(target, sc)
+        get, put0 = self._target(target, sc)
+        changed = self._changed_name(target)
+
+        def put(st, env, v):
+            st.dirty.add(changed)
+            put0(st, env, v)
+
         v = self.ex(value, sc)
         if op == "=":
             return lambda st, env: put(st, env, v(st, env))
@@ -616,7 +737,13 @@ class Compiler:
         return lambda st, env: put(st, env, get(st, env) - v(st, env))
 
     def st_flip_stmt(self, n, sc, target):
-        get, put = self._target(target, sc)
+        get, put0 = self._target(target, sc)
+        changed = self._changed_name(target)
+
+        def put(st, env, v):
+            st.dirty.add(changed)
+            put0(st, env, v)
+
         nxt = {}
         for e in self.rs.enums:
             for i, val in enumerate(e.values):
@@ -702,6 +829,24 @@ class Compiler:
     def st_unmark_stmt(self, n, sc, what):
         w = self.ex(what, sc)
         return lambda st, env: st.unmark(w(st, env))
+
+
+def _recursive_fns(rs: Ruleset) -> set[str]:
+    """Functions that can reach themselves through calls (they are not inlined)."""
+    calls = {f.name: {n.args[0] for n in _walk(f.body) if n.op == "call"} for f in rs.fns}
+    out = set()
+    for start in calls:
+        stack, seen = list(calls[start]), set()
+        while stack:
+            x = stack.pop()
+            if x == start:
+                out.add(start)
+                break
+            if x in seen or x not in calls:
+                continue
+            seen.add(x)
+            stack.extend(calls[x])
+    return out
 
 
 def _walk(n: Any):

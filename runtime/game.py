@@ -91,6 +91,7 @@ class Game:
     def __init__(self, prog: Program, st: State):
         self.prog = prog
         self.st = st
+        st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
 
     # ---- creation ----
     @classmethod
@@ -248,12 +249,19 @@ class Game:
         if n == 0:
             return [()]
 
+        conds = [[c for c, _r, _d in group] for group in requires]
+
         def rec(k: int) -> bool:
             _name, slot, dom = binders[k]
-            checks = requires[k + 1]
+            checks = conds[k + 1]
             for v in list(st.items(dom(st, env))):
                 env[slot] = v
-                if checks and not all(c(st, env) for c, _r, _d in checks):
+                ok = True
+                for c in checks:
+                    if not c(st, env):
+                        ok = False
+                        break
+                if not ok:
                     continue
                 if k + 1 == n:
                     out.append(tuple(env[s] for _, s, _ in binders))
@@ -369,6 +377,7 @@ class Game:
                     refs[name] = f"{z.key}@{st.zones[z.idx].index(v)}"
                     hidden[name] = blind
         st.version += 1
+        st.dirty.add("ply")
         st.flow = None
         st.rule = f"move {mc.name}"
         st.events.append(Event(len(st.events), "move", st.rule, _src(mc.decl.span), seat=seat, move=mc.name,
@@ -387,10 +396,20 @@ class Game:
             self._transition()
 
     def _triggers(self) -> None:
+        """Fire triggers whose condition holds, first in declaration order, rescanning after
+        each firing. A trigger is evaluated only when something its condition reads changed
+        since the last check (`State.dirty`), which keeps per-effect work incremental."""
         st = self.st
+        if not st.dirty:
+            return
+        changed = st.dirty
         for _ in range(TRIGGER_LIMIT):
             fired = False
+            every = "*" in changed
+            st.dirty = set()
             for tc in self.prog.triggers:
+                if not every and tc.deps.isdisjoint(changed):
+                    continue
                 env: list = [None] * max(tc.nslots, 1)
                 if self._trigger_binding(tc, env, 0):
                     saved = st.rule
@@ -403,7 +422,9 @@ class Game:
                     fired = True
                     break
             if not fired:
+                st.dirty = set()
                 return
+            changed = changed | st.dirty
         raise RuleError(f"triggers fired {TRIGGER_LIMIT} times in a row: some trigger's condition stays true", None)
 
     def _trigger_binding(self, tc: Any, env: list, k: int) -> bool:
@@ -420,6 +441,7 @@ class Game:
         st, prog = self.st, self.prog
         flow = st.flow
         st.flow = None
+        st.dirty.update(("step", "actor", "current"))
         if flow is None:
             then = prog.steps[st.step].then if st.step in prog.steps else None
             if then is None or then.op == "then_stay":

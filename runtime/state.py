@@ -48,6 +48,8 @@ class State:
         self.rule = "setup"
         self.version = 0
         self._names: dict[str, int] = {}
+        # names changed since triggers were last checked ("*" = everything): see Game._triggers
+        self.dirty: set[str] = {"*"}
 
     # ---- building ----
     def new_zone(self, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl: str) -> ZoneRef:
@@ -106,10 +108,13 @@ class State:
         else:
             items = list(what)
         target = self.zones[dest.idx]
+        dirty = self.dirty
+        dirty.add(dest.decl_name)
         for k, c in enumerate(items):
             src = self.loc.get(c.id)
             if src is not None:
                 self.zones[src].remove(c)
+                dirty.add(self.zone_refs[src].decl_name)
             if mode == "top":
                 target.insert(k, c)
             elif mode == "at":
@@ -125,6 +130,7 @@ class State:
         order = self.chance.shuffle([c.name for c in items], z.key, len(self.events))
         by_name = {c.name: c for c in items}
         self.zones[z.idx] = [by_name[n] for n in order]
+        self.dirty.add(z.decl_name)
         self.record_chance("shuffle", z, order, span)
 
     def draw(self, n: int, src: ZoneRef, dest: ZoneRef, refill: ZoneRef | None, span: Any) -> None:
@@ -159,6 +165,7 @@ class State:
 
     def remove_entity(self, e: Ent) -> None:
         e.alive = False
+        self.dirty.update(e.set_names)
         for name in e.set_names:
             lst = self.g[name]
             if e in lst:
@@ -188,12 +195,15 @@ class State:
         raise GameEnded()
 
     def reveal(self, z: ZoneRef) -> None:
+        self.dirty.add("reveals")
         self.reveals.append({"zone": z.key, "by": self.actor, "components": [c.name for c in self.zones[z.idx]]})
 
     def mark(self, c: Comp, value: Any) -> None:
+        self.dirty.update(("marks", "has_mark"))
         self.marks.setdefault(c.id, []).append(value)
 
     def unmark(self, c: Comp) -> None:
+        self.dirty.update(("marks", "has_mark"))
         self.marks.pop(c.id, None)
 
 

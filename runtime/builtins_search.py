@@ -1,0 +1,140 @@
+"""Search built-ins: quantifiers over the ways a partial collection can be completed, and over
+the alternatives each element may stand for.
+
+    completions(partial, pool, size)              lazy: every `partial + c`, c a size-(size-|partial|) combination of pool
+    any_completion(partial, pool, size, pred, viable, args)   is some completion accepted by `pred`?
+    best_completion(partial, pool, size, key, bound, args)    the largest `key` of any completion (or none)
+    expand(items, alternatives)                   lazy: every choice of one alternative per item (cartesian product)
+
+`pred`, `viable`, `key`, `bound` and `alternatives` name functions of the ruleset (as text, e.g.
+`"beats"`); each is called with the candidate list first, then the elements of `args`:
+`pred(items, *args) -> bool`, `key(items, *args) -> int`, `viable(items, missing, *args) -> bool`
+(false: no completion that adds `missing` more elements can satisfy `pred`), `bound(items,
+missing, *args) -> int` (an upper bound of `key` over those completions), `alternatives(item)
+-> list`. `viable` and `bound` let the search prune whole subtrees (branch and bound) instead of
+enumerating every combination; they must never be too pessimistic, or answers are wrong.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+
+def ruleset_fn(st: Any, name: Any, arity: int | None = None) -> Callable[..., Any]:
+    """The ruleset function called `name` as a Python callable `f(*args)` (evaluated in `st`).
+
+    Raises ValueError when there is no such function (procedures are not functions) or when
+    `arity` is given and differs from its parameter count."""
+    callables = getattr(st, "callables", None) or {}
+    c = callables.get(name) if isinstance(name, str) else None
+    if c is None or c.is_proc:
+        raise ValueError(f"there is no function '{name}' in this ruleset")
+    if arity is not None and c.nparams != arity:
+        raise ValueError(f"function '{name}' takes {c.nparams} argument(s), the search passes {arity}")
+    body, nslots = c.body, max(c.nslots, 1)
+
+    def call(*args: Any) -> Any:
+        env = [None] * nslots
+        env[: len(args)] = args
+        return body(st, env)
+
+    return call
+
+
+def _args(st: Any, args: Any) -> list[Any]:
+    return [] if args is None else list(st.items(args))
+
+
+def completions(st: Any, partial: Any, pool: Any, size: int) -> Iterator[list[Any]]:
+    """Every completion of `partial` to `size` elements with elements of `pool` (each pool
+    element used at most once, combinations in pool order), as new lists; lazy, so
+    `all(... for c in completions(...))` stops at the first counterexample. Nothing when
+    `partial` is already larger than `size` or the pool is too small."""
+    base = list(st.items(partial))
+    items = list(st.items(pool))
+    need = size - len(base)
+    if need < 0:
+        return iter(())
+    return (base + list(combo) for combo in itertools.combinations(items, need))
+
+
+def any_completion(st: Any, partial: Any, pool: Any, size: int, pred: str, viable: str | None = None,
+                   args: Any = None) -> bool:
+    """Whether some completion (see `completions`) satisfies `pred`. Depth first over the pool;
+    a branch whose chosen elements `viable` rejects is not explored further."""
+    extra = _args(st, args)
+    p = ruleset_fn(st, pred, 1 + len(extra))
+    v = ruleset_fn(st, viable, 2 + len(extra)) if viable is not None else None
+    cards = list(st.items(partial))
+    items = list(st.items(pool))
+    need = size - len(cards)
+    if need < 0 or need > len(items):
+        return False
+    if need == 0:
+        return bool(p(list(cards), *extra))
+    if v is not None and not v(list(cards), need, *extra):
+        return False
+
+    def rec(start: int, need: int) -> bool:
+        for i in range(start, len(items) - need + 1):
+            cards.append(items[i])
+            if need == 1:
+                ok = bool(p(list(cards), *extra))
+            else:
+                ok = (v is None or bool(v(list(cards), need - 1, *extra))) and rec(i + 1, need - 1)
+            cards.pop()
+            if ok:
+                return True
+        return False
+
+    return rec(0, need)
+
+
+def best_completion(st: Any, partial: Any, pool: Any, size: int, key: str, bound: str | None = None,
+                    args: Any = None) -> Any:
+    """The largest `key` over all completions, or none when there is no completion. A branch
+    whose `bound` is not above the best key found so far is skipped (branch and bound)."""
+    extra = _args(st, args)
+    k = ruleset_fn(st, key, 1 + len(extra))
+    b = ruleset_fn(st, bound, 2 + len(extra)) if bound is not None else None
+    cards = list(st.items(partial))
+    items = list(st.items(pool))
+    need = size - len(cards)
+    if need < 0 or need > len(items):
+        return None
+    if need == 0:
+        return k(list(cards), *extra)
+    best: list[Any] = [None]
+
+    def rec(start: int, need: int) -> None:
+        for i in range(start, len(items) - need + 1):
+            cards.append(items[i])
+            if need == 1:
+                val = k(list(cards), *extra)
+                if val is not None and (best[0] is None or val > best[0]):
+                    best[0] = val
+            elif b is None or best[0] is None or b(list(cards), need - 1, *extra) > best[0]:
+                rec(i + 1, need - 1)
+            cards.pop()
+
+    rec(0, need)
+    return best[0]
+
+
+def expand(st: Any, items: Any, alternatives: str) -> Iterator[list[Any]]:
+    """Every way to replace each element of `items` by one of `alternatives(element)`, as new
+    lists, lazily (the cartesian product, first element varying slowest). An element with no
+    alternatives yields nothing."""
+    alt = ruleset_fn(st, alternatives, 1)
+    choices = [list(st.items(alt(x))) for x in st.items(items)]
+    return (list(combo) for combo in itertools.product(*choices))
+
+
+SEARCH_FUNCS: dict[str, Any] = {
+    "completions": completions,
+    "any_completion": any_completion,
+    "best_completion": best_completion,
+    "expand": expand,
+}
