@@ -25,6 +25,10 @@ BUILTINS: dict[str, tuple[int, int, str | None]] = {
     "keys": (1, 1, "list:any"), "values": (1, 1, "list:any"), "empty": (1, 1, "bool"), "marks": (1, 1, "list:any"),
     "position": (1, 1, "int"), "distinct": (1, 1, None), "list": (1, 1, None), "has_mark": (2, 2, "bool"),
     "owner": (1, 1, "seat"), "str": (1, 1, "str"), "len": (1, 1, "int"), "remaining": (1, 1, "int"),
+    "completions": (3, 3, "list:list:any"),
+    "any_completion": (4, 6, "bool"),
+    "best_completion": (4, 6, "any"),
+    "expand": (2, 2, "list:list:any"),
 }
 GEN_BUILTINS = {"any": "bool", "all": "bool", "sum": "int", "count": "int", "min": "any", "max": "any", "list": "list:any",
                 "distinct": "list:any", "argmax": "any", "argmin": "any"}

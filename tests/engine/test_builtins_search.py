@@ -1,0 +1,138 @@
+"""Search built-ins (runtime/builtins_search.py): completions, any_completion, best_completion,
+expand, both through a small ruleset and directly with counting functions (to see the pruning)."""
+
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+
+import pytest
+
+from dsl.loader import load_from_sources
+from runtime import Game
+from runtime.builtins_search import any_completion, best_completion, completions, expand, ruleset_fn
+
+RULES = """
+game search_demo "search built-ins"
+seats 2
+component n(v: int)
+components ns = [n(v) for v in 1..9]
+zone pool: n public = ns
+fn total(xs: list<n>) -> int "sum" = sum(x.v for x in xs)
+fn reaches(xs: list<n>, t: int) -> bool "pred" = total(xs) >= t
+fn could(xs: list<n>, missing: int, t: int) -> bool "viable: nine is the most a missing one adds" = total(xs) + 9 * missing >= t
+fn ceiling(xs: list<n>, missing: int) -> int "bound" = total(xs) + 9 * missing
+fn choices(x: n) -> list<int> "alternatives" = [x.v, 10 * x.v]
+fn firsts(k: int) -> list<n> "the k smallest" = [x for x in ns if x.v <= k]
+var all_small: bool = all(total(c) < 24 for c in completions([], pool, 3))   "no three sum to 24 or more? (false: 7 + 8 + 9)"
+var n_compl: int = count(true for c in completions(firsts(1), pool, 3))      "pairs added to n(1): C(9,2), n(1) itself included in the pool"
+var some_24: bool = any_completion([], pool, 3, "reaches", "could", [24])
+var some_25: bool = any_completion([], pool, 3, "reaches", "could", [25])
+var some_plain: bool = any_completion(firsts(2), pool, 3, "reaches", none, [12])
+var best3: int = best_completion([], pool, 3, "total", "ceiling")
+var best_none: any = best_completion([], pool, 12, "total")
+var exp_max: int = max(sum(x for x in c) for c in expand(firsts(2), "choices"))
+var exp_count: int = count(true for c in expand(firsts(3), "choices"))
+step s "the only step"
+move stop() during s "end" { end game draw "done" }
+"""
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    rs = load_from_sources((("search_demo.ludex", RULES),))
+    return Game.new(rs, 2, seed=1)
+
+
+def test_through_the_rule_language(game: Game) -> None:
+    g = game.st.g
+    assert g["all_small"] is False
+    assert g["n_compl"] == 36
+    assert g["some_24"] is True and g["some_25"] is False
+    assert g["some_plain"] is True  # 1 + 2 + 9
+    assert g["best3"] == 24
+    assert g["best_none"] is None
+    assert g["exp_max"] == 30
+    assert g["exp_count"] == 8
+
+
+def test_ruleset_fn_errors(game: Game) -> None:
+    with pytest.raises(ValueError, match="no function 'nope'"):
+        ruleset_fn(game.st, "nope")
+    with pytest.raises(ValueError, match="takes 2 argument"):
+        ruleset_fn(game.st, "reaches", 3)
+
+
+class Fake:
+    """A state with Python functions standing in for ruleset functions, counting calls."""
+
+    def __init__(self, **fns):
+        self.calls = {k: 0 for k in fns}
+        self.callables = {}
+        for name, f in fns.items():
+            nparams = f.__code__.co_argcount
+
+            def body(st, env, f=f, name=name, nparams=nparams):
+                self.calls[name] += 1
+                return f(*env[:nparams])
+
+            self.callables[name] = SimpleNamespace(body=body, nslots=nparams, nparams=nparams, is_proc=False)
+
+    def items(self, x):
+        return list(x) if x is not None else ()
+
+
+def test_completions_is_lazy_and_complete() -> None:
+    st = Fake()
+    it = completions(st, [0], range(1, 6), 3)
+    assert next(it) == [0, 1, 2]
+    assert len(list(completions(st, [0], range(1, 6), 3))) == 10
+    assert list(completions(st, [0, 1], [], 2)) == [[0, 1]]
+    assert list(completions(st, [0, 1, 2], [5], 2)) == []
+
+
+def test_any_completion_prunes_with_viable() -> None:
+    pool = list(range(50))
+    st = Fake(pred=lambda xs, t: sum(xs) >= t, viable=lambda xs, m, t: sum(xs) + 49 * m >= t)
+    # 47 + 48 + 49 = 144: reachable only by the top three; blind search would test 19600 triples
+    assert any_completion(st, [], pool, 3, "pred", "viable", [144]) is True
+    assert any_completion(st, [], pool, 3, "pred", "viable", [145]) is False
+    assert st.calls["pred"] + st.calls["viable"] < 19600 // 4
+    blind = Fake(pred=lambda xs, t: sum(xs) >= t)
+    assert any_completion(blind, [], pool, 3, "pred", None, [145]) is False
+    assert blind.calls["pred"] == 19600
+
+
+def test_any_completion_agrees_with_brute_force() -> None:
+    pool = [3, 8, 1, 9, 4, 4, 7]
+    for partial in ([], [5], [2, 6]):
+        for t in range(0, 40, 3):
+            st = Fake(pred=lambda xs, t: sum(xs) % 5 == 0 and sum(xs) >= t,
+                      viable=lambda xs, m, t: sum(xs) + 9 * m >= t)
+            want = any(sum(partial + list(c)) % 5 == 0 and sum(partial) + sum(c) >= t
+                       for c in itertools.combinations(pool, 3 - len(partial)))
+            assert any_completion(st, partial, pool, 3, "pred", "viable", [t]) is want
+
+
+def test_best_completion_branch_and_bound() -> None:
+    pool = list(range(40))
+    st = Fake(key=lambda xs: sum(xs), bound=lambda xs, m: sum(xs) + 39 * m)
+    assert best_completion(st, [100], pool, 4, "key", "bound") == 100 + 39 + 38 + 37
+    assert st.calls["key"] + st.calls["bound"] < 9880 // 4  # C(40,3) leaves without pruning
+    assert best_completion(Fake(key=lambda xs: sum(xs)), [], [1, 2], 3, "key") is None
+    assert best_completion(Fake(key=lambda xs: -len(xs)), [1, 2], [], 2, "key") == -2
+
+
+def test_best_completion_agrees_with_brute_force() -> None:
+    pool = [5, -3, 8, 2, 2, 7, -1]
+    st = Fake(key=lambda xs: (xs[0] * 3 - sum(xs[1:])) if xs else 0, bound=lambda xs, m: 10**6)
+    for size in (1, 2, 3, 4):
+        want = max(3 * c[0] - sum(c[1:]) for c in itertools.combinations(pool, size))
+        assert best_completion(st, [], pool, size, "key", "bound") == want
+
+
+def test_expand_is_the_cartesian_product() -> None:
+    st = Fake(alts=lambda x: [x, -x] if x else [])
+    assert list(expand(st, [1, 2], "alts")) == [[1, 2], [1, -2], [-1, 2], [-1, -2]]
+    assert list(expand(st, [1, 0], "alts")) == []
+    assert list(expand(st, [], "alts")) == [[]]
