@@ -17,8 +17,11 @@ def _tile1_flight(g, winner=0):
     assert g.decision().step == "winner_claims" and g.decision().seats == (0,)
 
 
-def _game():
-    return new_game(hand0=["red-3"], hand1=["red-5"], more=["green"])
+NO_BLUE = (["red"], ["yellow", "green"], ["gray", "red", "yellow"], ["red", "yellow", "green", "gray"])
+
+
+def _game(tiles=NO_BLUE):
+    return new_game(tiles=tiles, hand0=["red-3"], hand1=["red-5"], more=["green"])
 
 
 def claims(g, seat):
