@@ -135,7 +135,9 @@ class _Build(Transformer):
         doc = rest[0] if len(rest) > 1 else None
         return A.SetupDecl("setup", _doc(doc), self._span(meta), rest[-1])
 
-    def step_decl(self, meta, name, doc=None, then=None):
+    def step_decl(self, meta, name, *rest):
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        then = next((x for x in rest if isinstance(x, A.Node)), None)
         return A.StepDecl(str(name), _doc(doc), self._tspan(name), then or A.Node("then_stay", ()))
 
     def step_then(self, meta, target):

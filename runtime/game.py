@@ -329,9 +329,9 @@ class Game:
         if extra:
             raise IllegalMove(f"'{mc.name}' has no argument {', '.join(sorted(extra))}", rule, src)
         env: list = [None] * mc.nslots
-        for cond, reason, _r in mc.requires[0]:
+        for cond, reason, r in mc.requires[0]:
             if not cond(st, env):
-                raise IllegalMove(str(reason(st, env)), rule, src)
+                raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
         for k, (name, slot, dom) in enumerate(mc.binders):
             if name not in args:
                 raise IllegalMove(f"'{mc.name}' needs the argument '{name}'", rule, src)
@@ -344,9 +344,9 @@ class Game:
             if chosen is _missing:
                 raise IllegalMove(f"{name} {json.dumps(want)} is not one of the choices for '{mc.name}' now", rule, src)
             env[slot] = chosen
-            for cond, reason, _r in mc.requires[k + 1]:
+            for cond, reason, r in mc.requires[k + 1]:
                 if not cond(st, env):
-                    raise IllegalMove(str(reason(st, env)), rule, src)
+                    raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
         return tuple(env[s] for _, s, _ in mc.binders)
 
     def _check_priority(self, mc: MoveCode) -> None:
