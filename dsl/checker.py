@@ -54,7 +54,7 @@ class Checker:
     def __init__(self, decls: list[A.Decl], rep: Reporter):
         self.rep = rep
         self.decls = decls
-        self.by_kind: dict[str, dict[str, A.Decl]] = {}
+        self.by_kind: dict[str, dict[str, Any]] = {}
         for d in decls:
             self.by_kind.setdefault(d.kind, {})[d.name] = d
         self.enum_values: dict[str, str] = {}

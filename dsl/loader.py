@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -144,8 +145,8 @@ def load_from_sources(sources: tuple[tuple[str, str], ...], variants: tuple[str,
     return _build(base, tuple(applied), decls, sources)
 
 
-def _apply_variant(decls: list[A.Decl], f: A.SourceFile, rep: Reporter, touched: dict) -> list[A.Decl]:
-    decls = list(decls)
+def _apply_variant(decls_in: list[A.Decl], f: A.SourceFile, rep: Reporter, touched: dict) -> list[A.Decl]:
+    decls: list[Any] = list(decls_in)
     index = {d.key: i for i, d in enumerate(decls)}
     for e in list(f.edits) + [A.VariantEdit("add", d.key, d, None, d.span) for d in f.decls if d.kind != "seats"]:
         key = e.target
@@ -161,7 +162,7 @@ def _apply_variant(decls: list[A.Decl], f: A.SourceFile, rep: Reporter, touched:
                 opts = [d.name for d in decls if d.kind == "option"]
                 rep.error(e.span, f"variant '{f.name}' sets option '{key[1]}' that does not exist", did_you_mean(key[1], opts))
                 continue
-            decls[i] = attrs.evolve(decls[i], default=e.value)
+            decls[i] = attrs.evolve(decls[i], default=e.value)  # type: ignore[call-arg]
         elif e.action in ("replace", "remove"):
             if i is None:
                 same = [d.name for d in decls if d.kind == key[0]]
@@ -193,7 +194,7 @@ def _build(base: A.SourceFile, variants: tuple[str, ...], decls: list[A.Decl], s
         else:
             groups[_FIELDS[d.kind]].append(d)
     rs = Ruleset(base.name, base.title, variants, seats, setup=setup, sources=tuple(sources),
-                 **{k: tuple(v) for k, v in groups.items()})
+                 **{k: tuple(v) for k, v in groups.items()})  # type: ignore[arg-type]
     return attrs.evolve(rs, content_hash=content_hash(rs.to_data()))
 
 

@@ -394,7 +394,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         msg = f"unexpected {got}"
         hint = "expected " + ", ".join(expected[:8]) + (" ..." if len(expected) > 8 else "")
     elif isinstance(exc, UnexpectedCharacters):
-        msg = f"unexpected character {text[exc.pos_in_stream]!r}" if exc.pos_in_stream < len(text) else "unexpected character"
+        pos = exc.pos_in_stream or 0
+        msg = f"unexpected character {text[pos]!r}" if pos < len(text) else "unexpected character"
         hint = ""
     elif isinstance(exc, UnexpectedEOF):
         msg, hint = "unexpected end of file", "a block or declaration is not closed"

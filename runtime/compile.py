@@ -152,7 +152,7 @@ class Compiler:
         self.enum_values = {v: e.name for e in rs.enums for v in e.values}
         self.enum_types = {e.name: list(e.values) for e in rs.enums}
         self.steps = {s.name for s in rs.steps}
-        self.ctors = {c.name: ("comp", c) for c in rs.component_types}
+        self.ctors: dict[str, tuple[str, Any]] = {c.name: ("comp", c) for c in rs.component_types}
         self.ctors.update({e.name: ("ent", e) for e in rs.entity_types})
 
     def program(self) -> Program:
@@ -164,13 +164,13 @@ class Compiler:
             self.callables[f.name] = Callable_(f.name, len(f.params), 0, None, False, f.span)
             self.callables[f.name].body = self.ex(f.body, sc)
             self.callables[f.name].nslots = sc.size
-        for p in rs.procs:
+        for proc in rs.procs:
             sc = Scope()
-            for prm in p.params:
+            for prm in proc.params:
                 sc.add(prm.name)
-            c = Callable_(p.name, len(p.params), 0, None, True, p.span)
-            self.callables[p.name] = c
-            c.body = [self.stmt(s, sc) for s in p.body]
+            c = Callable_(proc.name, len(proc.params), 0, None, True, proc.span)
+            self.callables[proc.name] = c
+            c.body = [self.stmt(s, sc) for s in proc.body]
             c.nslots = sc.size
         moves = [self.move(m) for m in rs.moves]
         by_step: dict[str, list[MoveCode]] = {s.name: [] for s in rs.steps}
@@ -178,23 +178,20 @@ class Compiler:
             for s in m.decl.steps:
                 by_step[s].append(m)
         then = {}
-        for s in rs.steps:
-            t = s.then
+        for step in rs.steps:
+            t = step.then
             if t.op == "then_goto" and t.args[1] is not None:
-                then[s.name] = self.closed(t.args[1])
+                then[step.name] = self.closed(t.args[1])
         enum_next = {}
         for e in rs.enums:
             for i, v in enumerate(e.values):
                 enum_next[v] = e.values[(i + 1) % len(e.values)]
         ent_inits = {}
         ent_zone_inits = {}
-        for e in rs.entity_types:
-            sc = Scope()
-            for f in e.fields:
-                sc.add(f.name)
-            params = [f.name for f in e.fields]
-            ent_inits[e.name] = [(v.name, self.closed(v.init, params)) for v in e.vars]
-            ent_zone_inits[e.name] = [(z, self.closed(z.init, params) if z.init is not None else None) for z in e.zones]
+        for ent in rs.entity_types:
+            params = [f.name for f in ent.fields]
+            ent_inits[ent.name] = [(v.name, self.closed(v.init, params)) for v in ent.vars]
+            ent_zone_inits[ent.name] = [(z, self.closed(z.init, params) if z.init is not None else None) for z in ent.zones]
         setup_sc = Scope()
         setup = [(self.stmt(s, setup_sc), s) for s in rs.setup.body] if rs.setup else []
         return Program(

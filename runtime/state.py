@@ -50,6 +50,7 @@ class State:
         self._names: dict[str, int] = {}
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
         self.dirty: set[str] = {"*"}
+        self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
 
     # ---- building ----
     def new_zone(self, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl: str) -> ZoneRef:
