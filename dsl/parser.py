@@ -7,6 +7,7 @@ the line, the column and the tokens that would have been accepted.
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 from typing import Any
 
@@ -30,17 +31,20 @@ def _unquote(tok: str) -> str:
 class _Build(Transformer):
     """Parse tree to AST; every node gets the span of its first token."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, line: int = 0, column: int = 0):
         super().__init__()
         self.path = path
+        # offsets for expressions parsed out of a string's `{...}` (single-line strings)
+        self.line_off = line
+        self.col_off = column
 
     def _span(self, meta: Any) -> A.Span | None:
         if getattr(meta, "empty", True):
             return None
-        return A.Span(self.path, meta.line, meta.column)
+        return A.Span(self.path, meta.line + self.line_off, meta.column + self.col_off)
 
     def _tspan(self, tok: Token) -> A.Span:
-        return A.Span(self.path, tok.line or 0, tok.column or 0)
+        return A.Span(self.path, (tok.line or 0) + self.line_off, (tok.column or 0) + self.col_off)
 
     def _n(self, op: str, meta: Any, *args: Any) -> A.Node:
         return A.Node(op, tuple(args), self._span(meta))
@@ -349,9 +353,36 @@ def _message(tok: Token, builder: _Build) -> A.Node:
         if j > i:
             parts.append(text[i:j])
         tree = _lark().parse(text[j + 1 : k], start="expr")
-        parts.append(_Build(builder.path).transform(tree))
+        # the char at unquoted index i sits at column span.column + 1 + i
+        parts.append(_Build(builder.path, span.line - 1, span.column + j + 1).transform(tree))
         i = k + 1
     return A.Node("fstring", tuple(parts), span)
+
+
+MAX_SYNTAX_ERRORS = 10
+_DECL_START = re.compile(
+    r"^(game|variant|seats|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
+    r"|trigger|set|replace|add|remove)\b"
+)
+
+
+def _blank_declaration(text: str, line: int) -> str | None:
+    """`text` with the top-level declaration around `line` blanked out (line numbers kept),
+    so parsing can resume at the next declaration and report its errors too; None when no
+    declaration follows."""
+    lines = text.split("\n")
+    i = min(line, len(lines)) - 1
+    start = i
+    while start > 0 and not _DECL_START.match(lines[start]):
+        start -= 1
+    end = i + 1
+    while end < len(lines) and not _DECL_START.match(lines[end]):
+        end += 1
+    if end >= len(lines):
+        return None
+    for k in range(start, end):
+        lines[k] = ""
+    return "\n".join(lines)
 
 
 def parse_text(text: str, path: str = "<text>") -> A.SourceFile:
@@ -360,10 +391,20 @@ def parse_text(text: str, path: str = "<text>") -> A.SourceFile:
     Raises `RulesetError` with a diagnostic at the offending line and column when the text
     does not follow `grammars/ludex.lark`.
     """
-    try:
-        tree = _lark().parse(text, start="start")
-    except UnexpectedInput as exc:
-        raise RulesetError([_syntax_diagnostic(exc, text, path)]) from None
+    errors: list[Diagnostic] = []
+    current = text
+    while True:
+        try:
+            tree = _lark().parse(current, start="start")
+            break
+        except UnexpectedInput as exc:
+            errors.append(_syntax_diagnostic(exc, text, path))
+            nxt = _blank_declaration(current, exc.line or 1)
+            if nxt is None or len(errors) >= MAX_SYNTAX_ERRORS:
+                break
+            current = nxt
+    if errors:
+        raise RulesetError(errors)
     header, decls, edits = _Build(path).transform(tree)
     if header is None:
         header = ("game", "", "", None)
@@ -386,11 +427,24 @@ _NICE = {
 }
 
 
+def _nice_terminal(name: str) -> str:
+    """A terminal as a reader knows it: `'else'`, `'{'`, `a name`."""
+    if name in _NICE:
+        return _NICE[name]
+    try:
+        pattern = _lark().get_terminal(name).pattern
+    except KeyError:
+        return name.lower()
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     line, column = exc.line, exc.column
     if isinstance(exc, UnexpectedToken):
         got = "end of file" if exc.token.type == "$END" else f"'{exc.token}'"
-        expected = sorted(_NICE.get(t, t.lower().strip("_") if not t.isupper() else f"'{t.lower()}'") for t in exc.expected)
+        expected = sorted({_nice_terminal(t) for t in exc.expected})
         msg = f"unexpected {got}"
         hint = "expected " + ", ".join(expected[:8]) + (" ..." if len(expected) > 8 else "")
     elif isinstance(exc, UnexpectedCharacters):
