@@ -167,12 +167,14 @@ class Checker:
         for z in d.zones:
             self._decl_zone(z, scope)
         for v in d.vars:
-            self.check_type_ref(v.type, v.span)
-            self.expr(v.init, scope)
+            self._decl_var(v, scope)
 
-    def _decl_var(self, d: A.VarDecl) -> None:
+    def _decl_var(self, d: A.VarDecl, scope: dict[str, str] | None = None) -> None:
         self.check_type_ref(d.type, d.span)
-        self.expr(d.init, {})
+        t = self.expr(d.init, scope or {})
+        want = self.type_of(d.type)
+        if not compatible(want, t) or (t == "none" and not d.type.optional and want != "any"):
+            self.rep.error(d.init.span or d.span, f"type mismatch: '{d.name}' is {pretty(want)} but starts as {pretty(t)}")
 
     def _params(self, params: tuple[A.Param, ...]) -> dict[str, str]:
         for p in params:
@@ -270,8 +272,12 @@ class Checker:
             if a[2] is not None:
                 self.expect(a[3], {**scope, a[2]: elem(src)}, "bool")
         elif op == "assign_stmt":
-            self.target(a[0], scope)
-            self.expr(a[2], scope)
+            want = self.target(a[0], scope)
+            got = self.expr(a[2], scope)
+            if a[1] in ("+=", "-="):
+                want = "int" if want in ("any", "int", "seat") else want
+            if not compatible(want, got):
+                self.rep.error(a[2].span, f"type mismatch: assigning {pretty(got)} to {pretty(want)}")
         elif op == "flip_stmt":
             self.target(a[0], scope)
         elif op == "remove_stmt":
@@ -313,11 +319,12 @@ class Checker:
         elif op == "unmark_stmt":
             self.expr(a[0], scope)
 
-    def target(self, t: A.Node, scope: dict[str, str]) -> None:
+    def target(self, t: A.Node, scope: dict[str, str]) -> str:
+        """Checks an assignment target; returns the type it holds."""
         name, path = t.args
         if name not in scope and name not in self.global_types:
             self.unknown(name, t.span, scope)
-            return
+            return "any"
         if not path and name in self.global_types and self.global_types[name] not in ("any",) and name not in self.by_kind.get("var", {}):
             self.rep.error(t.span, f"'{name}' cannot be assigned: only variables and entity fields change")
         cur = scope.get(name) or self.global_types[name]
@@ -326,7 +333,8 @@ class Checker:
                 cur = self.attr_type(cur, x, t.span)
             else:
                 self.expr(x, scope)
-                cur = cur[8:] if cur.startswith("seatmap:") else "any"
+                cur = cur[8:] if cur.startswith("seatmap:") else (cur[5:] if cur.startswith("list:") else "any")
+        return cur
 
     # ---- expressions ----
     def expect(self, e: A.Node, scope: dict[str, str], want: str) -> str:
