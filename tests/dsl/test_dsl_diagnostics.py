@@ -70,18 +70,19 @@ def test_type_mismatches(old, new, message, snapshot):
     assert str(d) == snapshot
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the checker does not compare an assignment's value with the variable's "
-                   "type; `score[actor] += \"ten\"` checks clean and fails at run time with a Python TypeError")
-def test_assigning_text_to_an_int_variable_is_a_type_mismatch():
+def test_assigning_text_to_an_int_variable_is_a_type_mismatch(snapshot):
+    # was a checker gap (found by this suite): it checked clean and failed at run time with a TypeError
     d = _one(edit("score[actor] += points(c)", 'score[actor] += "ten"'))
-    assert "type mismatch" in d.message
+    assert (d.line, d.column) == (30, 19)
+    assert d.message == "type mismatch: assigning text to a number"
+    assert str(d) == snapshot
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the checker does not compare a var's initial value with its declared type; "
-                   "`var score: per seat int = \"zero\"` checks clean")
-def test_a_var_initialised_with_the_wrong_type_is_a_type_mismatch():
+def test_a_var_initialised_with_the_wrong_type_is_a_type_mismatch(snapshot):
     d = _one(edit("var score: per seat int = 0", 'var score: per seat int = "zero"'))
-    assert "type mismatch" in d.message
+    assert (d.line, d.column) == (14, 27)
+    assert d.message == "type mismatch: 'score' is a number but starts as text"
+    assert str(d) == snapshot
 
 
 def test_unreachable_step(snapshot):

@@ -1,0 +1,145 @@
+"""The designer command line: `ludex check` (text and --json), `ludex graph` (Mermaid, DOT)
+and `ludex ir`, run through Typer's CliRunner against `api.cli.app`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dsl_helpers import HERE, edit
+from typer.testing import CliRunner
+
+import api.cli
+from dsl import load_ruleset
+from dsl.graph import edges
+
+api.cli._register_all()
+runner = CliRunner()
+
+
+def ludex(*args: str):
+    return runner.invoke(api.cli.app, list(args))
+
+
+@pytest.fixture
+def broken(tmp_path):
+    text = edit("move c to pile\n", "move c to piles\n")
+    text = edit("require c.value > 0", "require c.value > red", text)
+    p = tmp_path / "broken.ludex"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_check_clean_exits_0():
+    r = ludex("check", "balloon_cup")
+    assert r.exit_code == 0, r.output
+    assert "balloon_cup: ok" in r.stdout
+    r = ludex("check", str(HERE / "mini.ludex"))
+    assert r.exit_code == 0
+
+
+def test_check_all_variants_of_balloon_cup_exits_0():
+    r = ludex("check", "balloon_cup", "--all-variants")
+    assert r.exit_code == 0, r.output
+
+
+def test_check_with_errors_exits_1_and_prints_each_with_position(broken):
+    r = ludex("check", str(broken))
+    assert r.exit_code == 1
+    err = r.stderr
+    assert f"{broken}:27:21: error: type mismatch: expected a number, found a colour" in err
+    assert f"{broken}:29:13: error: unknown name 'piles'" in err
+    assert "hint: did you mean 'pile'?" in err
+
+
+def test_check_json_lists_every_diagnostic_for_editors(broken, snapshot):
+    r = ludex("check", str(broken), "--json")
+    assert r.exit_code == 1
+    data = json.loads(r.stdout)
+    assert data["ok"] is False
+    assert [(d["line"], d["column"], d["severity"]) for d in data["diagnostics"]] == [(27, 21, "error"), (29, 13, "error")]
+    for d in data["diagnostics"]:
+        assert set(d) == {"severity", "message", "file", "line", "column", "snippet", "hint"}
+        assert d["file"] == str(broken)
+        d["file"] = "broken.ludex"
+    assert data == snapshot
+
+
+def test_check_json_clean():
+    r = ludex("check", "balloon_cup", "--json", "-v", "wind")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout) == {"ok": True, "diagnostics": []}
+
+
+def test_check_json_conflicting_variants():
+    r = ludex("check", "balloon_cup", "--json", "-v", "opponent_side_a", "-v", "opponent_side_b")
+    assert r.exit_code == 1
+    diags = json.loads(r.stdout)["diagnostics"]
+    assert [d["message"] for d in diags] == ["variants 'opponent_side_a' and 'opponent_side_b' both change fn 'may_play_side'"]
+    assert diags[0]["file"] == "balloon_cup/variants/opponent_side_b.ludex"
+
+
+def test_check_unknown_ruleset_exits_1_with_a_hint():
+    r = ludex("check", "hanabbi")
+    assert r.exit_code == 1
+    assert "no ruleset named 'hanabbi'" in r.stderr and "did you mean 'hanabi'?" in r.stderr
+
+
+def test_graph_mermaid_of_the_mini_game(snapshot):
+    r = ludex("graph", str(HERE / "mini.ludex"))
+    assert r.exit_code == 0
+    assert r.stdout.startswith("stateDiagram-v2\n  [*] --> play: setup")
+    assert "play --> play: play_card" in r.stdout
+    assert "any_step --> [*]: trigger won" in r.stdout
+    assert r.stdout == snapshot
+
+
+def test_graph_mermaid_of_balloon_cup(snapshot):
+    r = ludex("graph", "balloon_cup")
+    assert r.exit_code == 0
+    out = r.stdout
+    for line in ["[*] --> play: setup", "play --> exchange_discard: exchange", "play --> after_exchange: exchange",
+                 "exchange_discard --> after_exchange: discard_card", "winner_claims --> other_claims: done",
+                 "other_claims --> winner_claims: claim", "other_claims --> play: decline",
+                 "any_step --> winner_claims: trigger flight", "any_step --> [*]: trigger third_trophy",
+                 "any_step --> [*]: trigger stalled"]:
+        assert f"  {line}\n" in out
+    assert out == snapshot
+
+
+def test_graph_dot_of_balloon_cup(snapshot):
+    r = ludex("graph", "balloon_cup", "--dot")
+    assert r.exit_code == 0
+    out = r.stdout
+    assert out.startswith('digraph "balloon_cup" {') and out.rstrip().endswith("}")
+    assert '"play" -> "exchange_discard" [label="exchange"];' in out
+    assert '"ANY" -> "END" [label="trigger third_trophy"];' in out
+    assert out == snapshot
+
+
+def test_graph_with_a_variant_adds_its_moves():
+    r = ludex("graph", "balloon_cup", "-v", "wind")
+    assert "play --> play: wind" in r.stdout and "after_exchange --> play: wind" in r.stdout
+    assert ": wind" not in ludex("graph", "balloon_cup").stdout
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: dsl.graph drops a move's fall-through when its goto is conditional: "
+                   "discard_card only does `goto after_exchange` when the last declared card is discarded, otherwise "
+                   "it stays at exchange_discard, but the graph has no exchange_discard -> exchange_discard edge")
+def test_graph_shows_that_discard_card_can_stay_in_exchange_discard():
+    es = edges(load_ruleset("balloon_cup"))
+    assert ("exchange_discard", "exchange_discard", "discard_card") in es
+
+
+def test_graph_of_a_broken_ruleset_exits_1(broken):
+    r = ludex("graph", str(broken))
+    assert r.exit_code == 1 and "unknown name 'piles'" in r.stderr
+
+
+def test_ir_command_prints_the_content_hash_and_ir():
+    r = ludex("ir", "balloon_cup")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["content_hash"] == load_ruleset("balloon_cup").content_hash
+    assert data["ir"]["name"] == "balloon_cup"
+    assert [s["name"] for s in data["ir"]["steps"]] == ["play", "exchange_discard", "after_exchange", "winner_claims", "other_claims"]
