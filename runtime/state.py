@@ -48,6 +48,7 @@ class State:
         self.rule = "setup"
         self.version = 0
         self._names: dict[str, int] = {}
+        self._kinds: dict[str, str] = {}
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
         self.dirty: set[str] = {"*"}
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
@@ -63,6 +64,8 @@ class State:
         """A new component or entity (constructor call in a `components`/`entities` set)."""
         if kind == "comp":
             base = "-".join(_name_part(v) for v in vals.values()) or decl.name
+            if self._kinds.setdefault(base, decl.name) != decl.name:
+                base = f"{decl.name}-{base}"  # `trophy-gray` beside the cube `gray`: names stay unique
             n = self._names.get(base, 0) + 1
             self._names[base] = n
             c = Comp(len(self.comps), decl.name, base if n == 1 else f"{base}#{n}", vals)
