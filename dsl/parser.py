@@ -11,7 +11,16 @@ import re
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, v_args
+from lark import (
+    Lark,
+    Token,
+    Transformer,
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    v_args,
+)
 
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, RulesetError, snippet

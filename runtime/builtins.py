@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.values import Comp, Ent, ZoneRef
 from runtime.builtins_search import SEARCH_FUNCS
+from runtime.values import Comp, Ent, ZoneRef
 
 
 def display(v: Any) -> str:
