@@ -238,7 +238,9 @@ class GameService:
             if finished:
                 entries.append(("reveal", _reveal(live.seed, live.game)))
             try:
-                stored = self.store.append(game_id, live.version, entries, finished=finished)
+                stored = self.store.append(
+                    game_id, live.version, entries, finished=finished, prev_hash=live.events[-1].hash
+                )
             except VersionConflict as exc:
                 self._forget(game_id)
                 raise Conflict(
@@ -339,14 +341,17 @@ class GameService:
 
     def _live(self, game_id: str) -> LiveGame:
         """The game brought up to date with the store (caller holds the game's lock)."""
+        with self._cache_lock:
+            live = self._cache.get(game_id)
         try:
+            # The common case costs one indexed read of the version; the record (secrets)
+            # is read only when the game must be rebuilt.
+            version = self.store.version(game_id)
+            if live is not None and live.version == version:
+                return live
             record = self.store.game(game_id)
         except GameNotFound as exc:
             raise NotFound("game_not_found", f"no game {game_id!r}") from exc
-        with self._cache_lock:
-            live = self._cache.get(game_id)
-        if live is not None and live.version == record.version:
-            return live
         if live is not None and live.version < record.version:
             events = live.events + self.store.load(game_id, after=live.version)
         else:

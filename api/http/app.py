@@ -44,7 +44,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 _bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games.")
 
 
-def _token(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
+async def _token(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
     if creds is not None:
         return creds.credentials
     if request.headers.get("authorization"):
@@ -95,61 +95,71 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
     async def _unexpected(_request: Request, _exc: Exception) -> JSONResponse:
         return _error(500, "internal", "internal error")
 
+    # Endpoints are async and make exactly one hop to a worker thread for the (blocking)
+    # service call, and return the service's JSON as is: `response_model` documents the shape
+    # in OpenAPI without re-validating every response.
+    async def run(fn: Any, *args: Any, status_code: int = 200) -> JSONResponse:
+        return JSONResponse(await run_in_threadpool(fn, *args), status_code=status_code)
+
     @app.get("/healthz", tags=["service"])
-    def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, str]:
         """Liveness and store reachability."""
-        service.store.ping()
+        await run_in_threadpool(service.store.ping)
         return {"status": "ok", "store": service.store.dialect}
 
     @app.get("/rulesets", response_model=list[m.RulesetOut], tags=["rulesets"])
-    def rulesets() -> list[dict[str, Any]]:
+    async def rulesets() -> JSONResponse:
         """Bundled rulesets: names, variants, options, seat range and content hash."""
-        return service.rulesets()
+        return await run(service.rulesets)
 
     @app.post("/rulesets/check", response_model=m.CheckRulesetOut, tags=["rulesets"])
-    def check_ruleset(body: m.CheckRulesetIn) -> dict[str, Any]:
+    async def check_ruleset(body: m.CheckRulesetIn) -> JSONResponse:
         """Diagnostics (with line, column and hint) for a ruleset text."""
-        return service.check_ruleset(body.text, body.filename)
+        return await run(service.check_ruleset, body.text, body.filename)
 
     @app.post("/games", response_model=m.CreatedGameOut, status_code=201, tags=["games"])
-    def create_game(body: m.CreateGameIn) -> dict[str, Any]:
+    async def create_game(body: m.CreateGameIn) -> JSONResponse:
         """Start a game; the response holds the only copy of each seat's token."""
-        return service.create_game(body.ruleset, body.variants, body.options, body.seats, body.seed)
+        return await run(
+            service.create_game, body.ruleset, body.variants, body.options, body.seats, body.seed, status_code=201
+        )
 
     @app.get("/games/{game_id}/view", response_model=m.ViewOut, tags=["games"])
-    def view(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
+    async def view(game_id: str, token: str | None = Depends(_token)) -> JSONResponse:
         """The game as the token's seat sees it (spectator without a token)."""
-        return service.view(game_id, token)
+        return await run(service.view, game_id, token)
 
     @app.get("/games/{game_id}/legal-moves", response_model=m.LegalMovesOut, tags=["games"])
-    def legal_moves(game_id: str, token: str | None = Depends(_token)) -> dict[str, Any]:
+    async def legal_moves(game_id: str, token: str | None = Depends(_token)) -> JSONResponse:
         """The token's seat's legal moves right now (empty when it is not its turn)."""
-        return service.legal_moves(game_id, token)
+        return await run(service.legal_moves, game_id, token)
 
     @app.post("/games/{game_id}/moves", response_model=m.MoveOut, tags=["games"])
-    def submit_move(game_id: str, body: m.SubmitMoveIn, token: str | None = Depends(_token)) -> dict[str, Any]:
+    async def submit_move(game_id: str, body: m.SubmitMoveIn, token: str | None = Depends(_token)) -> JSONResponse:
         """Play a move for the token's seat. 409 if the game is no longer at
         `expected_version`, 422 if the rules refuse it, 403 if it is not your turn."""
-        return service.submit_move(game_id, token, body.move.model_dump(), body.expected_version, body.seat)
+        return await run(
+            service.submit_move, game_id, token, body.move.model_dump(), body.expected_version, body.seat
+        )
 
     @app.get("/games/{game_id}/events", response_model=m.EventsOut, tags=["log"])
-    def events(
+    async def events(
         game_id: str, after: int = Query(0, ge=0), token: str | None = Depends(_token)
-    ) -> dict[str, Any]:
+    ) -> JSONResponse:
         """Events after version `after`, redacted for the caller while the game runs; the
         complete hash-chained log once it is over."""
-        return service.events(game_id, token, after)
+        return await run(service.events, game_id, token, after)
 
     @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, tags=["log"])
-    def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> dict[str, Any]:
+    async def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> JSONResponse:
         """The caller's view as it was right after event `at`."""
-        return service.replay(game_id, token, at)
+        return await run(service.replay, game_id, token, at)
 
     @app.get("/games/{game_id}/audit", response_model=m.AuditOut, tags=["log"])
-    def audit(game_id: str) -> dict[str, Any]:
+    async def audit(game_id: str) -> JSONResponse:
         """Verify the log: hash chain, pinned rules, every move legal, chance outcomes against
         the revealed seed, and the outcome."""
-        return service.audit(game_id)
+        return await run(service.audit, game_id)
 
     @app.get("/games/{game_id}/stream", tags=["log"], response_class=EventSourceResponse)
     async def stream(

@@ -124,7 +124,9 @@ def main() -> None:
                 conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
             sep = "&" if "?" in args.db else "?"
             db_url, label = f"{args.db}{sep}options=-csearch_path%3D{schema}", "postgresql"
-        server = Server(db_url, Path(tmp) / "server.log").start()
+        server_log = Path(tempfile.gettempdir()) / f"ludex-bench-{label}.log"
+        server_log.unlink(missing_ok=True)
+        server = Server(db_url, server_log).start()
         try:
             result = asyncio.run(run(server.http, args.clients, args.ruleset, args.max_moves, args.max_seconds))
         finally:
