@@ -352,6 +352,8 @@ class Compiler:
         return index
 
     def ex_binop(self, n, sc, op, x, y):
+        if y.op == "lit" and op in _CONST_OPS and isinstance(y.args[0], (int, str)) and not isinstance(y.args[0], bool):
+            return _CONST_OPS[op](self.ex(x, sc), y.args[0])
         a, b = self.ex(x, sc), self.ex(y, sc)
         if op == "==":
             return lambda st, env: a(st, env) == b(st, env)
@@ -486,7 +488,8 @@ class Compiler:
 
         def count_where(st, env):
             k = 0
-            for x in st.items(s(st, env)):
+            src = s(st, env)
+            for x in (st.zones[src.idx] if src.__class__ is ZoneRef else st.items(src)):
                 env[i] = x
                 if c(st, env):
                     k += 1
@@ -826,6 +829,20 @@ class Compiler:
     def st_unmark_stmt(self, n, sc, what):
         w = self.ex(what, sc)
         return lambda st, env: st.unmark(w(st, env))
+
+
+# comparisons and arithmetic with a literal right operand: one closure call fewer
+_CONST_OPS: dict[str, Callable[[Fn, Any], Fn]] = {
+    "==": lambda a, k: lambda st, env: a(st, env) == k,
+    "!=": lambda a, k: lambda st, env: a(st, env) != k,
+    "<": lambda a, k: lambda st, env: a(st, env) < k,
+    "<=": lambda a, k: lambda st, env: a(st, env) <= k,
+    ">": lambda a, k: lambda st, env: a(st, env) > k,
+    ">=": lambda a, k: lambda st, env: a(st, env) >= k,
+    "*": lambda a, k: lambda st, env: a(st, env) * k,
+    "//": lambda a, k: lambda st, env: a(st, env) // k,
+    "%": lambda a, k: lambda st, env: a(st, env) % k,
+}
 
 
 def _recursive_fns(rs: Ruleset) -> set[str]:

@@ -254,7 +254,7 @@ class Game:
         def rec(k: int) -> bool:
             _name, slot, dom = binders[k]
             checks = conds[k + 1]
-            for v in list(st.items(dom(st, env))):
+            for v in st.items(dom(st, env)):  # requires are pure: the domain cannot change meanwhile
                 env[slot] = v
                 ok = True
                 for c in checks:

@@ -148,14 +148,12 @@ class State:
 
     def draw_random(self, src: ZoneRef, dest: ZoneRef, retry: Any, env: list, span: Any) -> None:
         """Draw one component at random; one that `retry` rejects is put back and drawn again,
-        which is a uniform draw among the components it accepts. If it rejects them all, the
-        draw is uniform over the whole zone (the condition cannot be met)."""
+        which is a uniform draw among the components it accepts. If it rejects them all,
+        nothing is drawn (redrawing could never end); the rules can test for that afterwards."""
         items = self.zones[src.idx]
-        if not items:
-            return
         cands = [c for c in items if not retry(self, env, c)] if retry else list(items)
         if not cands:
-            cands = list(items)
+            return
         names = sorted({c.name for c in cands})
         pick = self.chance.pick(names, src.key, len(self.events))
         comp = next(c for c in cands if c.name == pick)
