@@ -71,8 +71,10 @@ class Move:
 
     name: str
     args: dict[str, Any] = attrs.field(factory=dict)
+    # set by legal_moves: the bound values, for the state and version they were found in
     binding: tuple | None = attrs.field(default=None, eq=False, repr=False)
     version: int = attrs.field(default=-1, eq=False, repr=False)
+    origin: object = attrs.field(default=None, eq=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "args": dict(self.args)}
@@ -276,7 +278,7 @@ class Game:
 
     def _to_move(self, mc: MoveCode, binding: tuple, seat: int) -> Move:
         args = {name: self._encode_for(v, seat) for (name, _s, _d), v in zip(mc.binders, binding)}
-        return Move(mc.name, args, binding, self.st.version)
+        return Move(mc.name, args, binding, self.st.version, self.st)
 
     def _encode_for(self, v: Any, viewer: int | None) -> Any:
         if v.__class__ is Comp:
@@ -303,7 +305,7 @@ class Game:
         mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
         if mc is None:
             raise IllegalMove(self._no_such_move(move.name))
-        if move.binding is not None and move.version == st.version:
+        if move.binding is not None and move.origin is st and move.version == st.version:
             binding = move.binding
         else:
             binding = self._bind(mc, move.args, seat, trusted)
