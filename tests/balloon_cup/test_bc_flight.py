@@ -126,3 +126,19 @@ def test_stall_draw_when_no_tile_can_be_completed_with_the_free_cards():
     assert g.decision().terminal
     with pytest.raises(IllegalMove, match="the game is over"):
         place(g, 0, "red-1", 1, 0)
+
+
+def test_a_tile_the_bag_cannot_fill_within_the_colour_limit_is_removed():
+    # found by this suite: the engine used to break the limit (three yellow on tile 3); now B15 applies
+    g = new_game(hand0=["blue-1", "gray-1", "red-1"], hand1=["blue-3", "gray-4", "red-2"])
+    bag = names(g, "bag")
+    yellow = [c for c in bag if c.startswith("yellow")][:3]
+    put(g, [c for c in bag if c not in yellow], "box")  # test set-up: only three yellow cubes left in the bag
+    for seat, card in [(0, "blue-1"), (1, "blue-3"), (0, "gray-1"), (1, "gray-4"), (0, "red-1")]:
+        place(g, seat, card, 3, seat)
+    place(g, 1, "red-2", 3, 1)  # tile 3 is scored; the bag cannot fill it with at most two yellow
+    assert tile(g, 3)["alive"] is False
+    assert sorted(names(g, "bag")) == sorted(yellow)  # the two cubes drawn go back to the bag
+    assert names(g, "tile3.cubes") == []
+    assert colours(g, "won[0]") == ["blue", "gray", "red"]  # plains: 3 against 9
+    assert not g.terminal
