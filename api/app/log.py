@@ -203,6 +203,15 @@ def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int
 
 def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
     """Verify a whole log; never raises for a bad log, reports the first failure instead."""
+    try:
+        return _audit(rules, entries)
+    except Exception as exc:  # a log shaped in a way no check anticipated is still a failed audit
+        game_id = entries[0].get("game_id") if entries and isinstance(entries[0], Mapping) else None
+        failure = AuditFailure(None, "log", f"the log cannot be read: {type(exc).__name__}: {exc}")
+        return AuditReport(False, game_id, len(entries), (), (), failure, None)
+
+
+def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
     from runtime import IllegalMove, ImpossibleOutcome, LogMismatch
 
     passed: list[str] = []

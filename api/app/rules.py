@@ -8,6 +8,8 @@ sure the recompiled rules are the very rules the game started with.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from typing import Any, Sequence
 
@@ -93,21 +95,33 @@ class Rules:
             raise InvalidRequest("bad_ruleset", f"ruleset {name!r} does not compile: {exc}") from exc
         with self._lock:
             self._bundled[key] = rs
-            self._pinned[(rs.content_hash, tuple(variants))] = rs
+            self._pinned[_sources_key(rs.sources, rs.variants)] = rs
         return rs
 
     def pinned(self, sources: Sequence[Sequence[str]], variants: Sequence[str], content_hash: str) -> Any:
         """Recompile a game's pinned rule text; raises PinnedRulesMismatch if the hash differs."""
         from dsl import RulesetError, load_from_sources
 
-        key = (content_hash, tuple(variants))
+        # Keyed by the text itself, not by the hash it claims: a log whose text was swapped
+        # must be recompiled, and then fails the hash check below.
+        try:
+            key = _sources_key(sources, variants)
+        except (TypeError, ValueError) as exc:
+            raise PinnedRulesMismatch(f"pinned sources are not [[file, text], ...]: {exc}") from exc
         with self._lock:
-            if key in self._pinned:
-                return self._pinned[key]
+            rs = self._pinned.get(key)
+        if rs is not None:
+            if rs.content_hash != content_hash:
+                raise PinnedRulesMismatch(
+                    f"pinned rule text compiles to {rs.content_hash[:12]}..., header says {content_hash[:12]}..."
+                )
+            return rs
         try:
             rs = load_from_sources(tuple((f, t) for f, t in sources), variants=tuple(variants))
         except RulesetError as exc:
             raise PinnedRulesMismatch(f"pinned rule text no longer compiles: {exc}") from exc
+        except (TypeError, ValueError) as exc:
+            raise PinnedRulesMismatch(f"pinned sources are not [[file, text], ...]: {exc}") from exc
         if rs.content_hash != content_hash:
             raise PinnedRulesMismatch(
                 f"pinned rule text compiles to {rs.content_hash[:12]}..., header says {content_hash[:12]}..."
@@ -132,3 +146,8 @@ def _json_default(default: Any) -> Any:
     if getattr(default, "op", None) == "lit" and getattr(default, "args", None):
         return default.args[0]
     return str(default)
+
+
+def _sources_key(sources: Sequence[Sequence[str]], variants: Sequence[str]) -> tuple[str, tuple[str, ...]]:
+    digest = hashlib.sha256(json.dumps([list(s) for s in sources]).encode("utf-8")).hexdigest()
+    return digest, tuple(variants)

@@ -1,0 +1,132 @@
+"""The application service in-process: pinned rules, seed commitment and reveal, log checks."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+
+import pytest
+from service_harness import run_cli, write_log
+
+import dsl
+from api.app import GameService, Rules, audit_log
+from api.store import EventStore, event_hash
+
+RULESET = "balloon_cup"
+
+
+@pytest.fixture
+def service(sqlite_url):
+    store = EventStore(sqlite_url)
+    yield GameService(store)
+    store.dispose()
+
+
+def _play(service: GameService, game: dict, rng: random.Random, moves: int | None = None) -> None:
+    made = 0
+    while moves is None or made < moves:
+        view = service.view(game["game_id"], None)
+        if view["terminal"]:
+            return
+        seat = rng.choice(view["decision"]["seats"])
+        legal = service.legal_moves(game["game_id"], game["tokens"][seat])
+        service.submit_move(game["game_id"], game["tokens"][seat], rng.choice(legal["moves"]), legal["version"])
+        made += 1
+
+
+def _rehash(entries: list[dict]) -> list[dict]:
+    out, prev = [], "0" * 64
+    for e in entries:
+        e = dict(e, prev_hash=prev)
+        e["hash"] = prev = event_hash(e["game_id"], e["version"], e["kind"], e["body"], prev)
+        out.append(e)
+    return out
+
+
+def test_seed_is_committed_then_revealed(service):
+    game = service.create_game(RULESET, seed="table seven, round two")
+    running = service.export(game["game_id"])
+    commitment = running[0]["body"]["seed_commitment"]
+    assert commitment == hashlib.sha256(b"table seven, round two").hexdigest()
+    for viewer in [None, *game["tokens"]]:
+        assert "table seven" not in json.dumps(service.events(game["game_id"], viewer))
+    _play(service, game, random.Random(3))
+    log = service.export(game["game_id"])
+    assert log[-1]["kind"] == "reveal" and log[-1]["body"]["seed"] == "table seven, round two"
+    assert log[-1]["body"]["outcome"] == service.view(game["game_id"], None)["outcome"]
+    assert audit_log(Rules(), log).ok
+
+
+def test_a_game_keeps_its_pinned_rules_when_the_ruleset_changes(sqlite_url, monkeypatch):
+    first = GameService(EventStore(sqlite_url))
+    game = first.create_game(RULESET)
+    _play(first, game, random.Random(1), moves=5)
+    pinned_hash = first.export(game["game_id"])[0]["body"]["content_hash"]
+
+    # The bundled file now compiles to other rules (here: another game's text).
+    real_load = dsl.load_ruleset
+    monkeypatch.setattr(dsl, "load_ruleset", lambda name, variants=(): real_load("hanabi"))
+    second = GameService(EventStore(sqlite_url))  # a fresh process: nothing cached
+    fresh = second.create_game(RULESET, seats=2)
+    assert second.export(fresh["game_id"])[0]["body"]["content_hash"] != pinned_hash
+
+    view = second.view(game["game_id"], None)
+    assert view["view"]["ruleset"] == RULESET
+    _play(second, game, random.Random(2))
+    log = second.export(game["game_id"])
+    assert log[0]["body"]["content_hash"] == pinned_hash and log[-1]["kind"] == "reveal"
+    assert second.audit(game["game_id"])["ok"]
+
+
+def test_audit_failures_name_the_event(service):
+    game = service.create_game(RULESET)
+    _play(service, game, random.Random(5))
+    log = service.export(game["game_id"])
+    rules = Rules()
+    assert audit_log(rules, log).ok
+
+    hanabi_sources = [list(s) for s in dsl.load_ruleset("hanabi").sources]
+    swapped_rules = [dict(log[0], body=dict(log[0]["body"], sources=hanabi_sources)), *log[1:]]
+    report = audit_log(rules, _rehash(swapped_rules))
+    assert report.failure.check == "ruleset" and report.failure.version == 1
+
+    forged_seed = [*log[:-1], dict(log[-1], body=dict(log[-1]["body"], seed="guess"))]
+    report = audit_log(rules, _rehash(forged_seed))
+    assert report.failure.check == "seed" and report.failure.version == log[-1]["version"]
+
+    forged_outcome = [*log[:-1], dict(log[-1], body=dict(log[-1]["body"], outcome={"kind": "draw"}))]
+    report = audit_log(rules, _rehash(forged_outcome))
+    assert report.failure.check == "outcome"
+
+    dropped_reveal = log[:-1]
+    report = audit_log(rules, dropped_reveal)
+    assert report.failure.check == "seed" and "never revealed" in report.failure.message
+
+    garbled = [dict(e) for e in log]
+    i = next(i for i, e in enumerate(log) if e["kind"] == "move")
+    garbled[i]["body"] = {"ply": "x"}
+    report = audit_log(rules, _rehash(garbled))
+    assert report.failure.version == log[i]["version"], report
+
+
+def test_cli_audit_and_replay_of_files(service, tmp_path):
+    game = service.create_game(RULESET)
+    _play(service, game, random.Random(9), moves=6)
+    running = write_log(tmp_path / "running.jsonl", service.export(game["game_id"]))
+    done = run_cli("audit", str(running))
+    assert done.returncode == 0 and "not checked: seed_commitment" in done.stdout, done.stdout
+
+    done = run_cli("replay", str(running), "--at", "3", "--seat", "0")
+    assert done.returncode == 0, done.stderr
+    shown = json.loads(done.stdout)
+    assert shown["seat"] == 0 and shown["state_after"] >= 3
+
+    assert run_cli("replay", str(running), "--at", "100000").returncode == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"version": 1}\nnot json\n')
+    done = run_cli("audit", str(bad))
+    assert done.returncode == 1 and "bad.jsonl:2" in done.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run_cli("audit", str(empty)).returncode == 1
