@@ -97,6 +97,9 @@ def replay(
         where = f"event {exc.version}: " if exc.version is not None and f"event {exc.version}" not in str(exc) else ""
         typer.echo(f"replay failed: {where}{exc}", err=True)
         raise typer.Exit(1) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        typer.echo(f"replay failed: the log is malformed ({type(exc).__name__}: {exc})", err=True)
+        raise typer.Exit(1) from exc
     typer.echo(json.dumps(result, indent=2, sort_keys=True))
 
 
@@ -104,8 +107,11 @@ def audit(
     log: Path = typer.Argument(..., help="An exported log (JSON lines)."),
     as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
 ) -> None:
-    """Verify a log: hash chain, pinned rules, seed commitment, every move and chance outcome,
-    and the outcome. Exit 0 when it verifies, 1 with the first failure."""
+    """Verify a log (exit 0) or print its first failure (exit 1).
+
+    Checks the hash chain, the pinned rules, the seed commitment, every move and chance
+    outcome, and the announced outcome.
+    """
     from api.app import Rules, audit_log
 
     entries = _read_log(log)
@@ -125,7 +131,10 @@ def export(
     game_id: str = typer.Argument(..., help="The game's id."),
     db: str = typer.Option(DEFAULT_URL, "--db", help="SQLAlchemy URL of the event store."),
 ) -> None:
-    """Print a game's complete log as JSON lines (operator tool: includes events not yet public)."""
+    """Print a game's complete log as JSON lines.
+
+    An operator tool: reads the database directly and includes events not yet public.
+    """
     from api.app import GameService, ServiceError
     from api.store import EventStore
 

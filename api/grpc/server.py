@@ -19,6 +19,9 @@ from grpc_reflection.v1alpha import reflection
 from api.app import GameService, ServiceError, Unauthenticated
 from api.grpc.codegen import load
 
+# Generated at build or first use, so invisible to type checkers: typed as Any.
+pb2: Any
+pb2_grpc: Any
 pb2, pb2_grpc = load()
 
 SERVICE_NAME = pb2.DESCRIPTOR.services_by_name["Ludex"].full_name
