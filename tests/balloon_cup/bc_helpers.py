@@ -142,3 +142,9 @@ def trophy_name(g: Game, colour: str) -> str:
 def force_trophy(g: Game, colour: str, seat: int) -> None:
     """Give `seat` the trophy of `colour` directly (test set-up only)."""
     put(g, [trophy_name(g, colour)], f"trophies_won[{seat}]")
+
+
+def force_remove_tile(g: Game, n: int) -> None:
+    """Take tile n out of play directly, its cubes to the box (test set-up only)."""
+    put(g, names(g, f"tile{n}.cubes"), "box")
+    g.st.remove_entity(next(e for e in g.st.entities if e.name == f"tile{n}"))

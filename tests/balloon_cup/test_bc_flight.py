@@ -142,3 +142,39 @@ def test_a_tile_the_bag_cannot_fill_within_the_colour_limit_is_removed():
     assert names(g, "tile3.cubes") == []
     assert colours(g, "won[0]") == ["blue", "gray", "red"]  # plains: 3 against 9
     assert not g.terminal
+
+
+def _last_tile_game():
+    """Test set-up: tiles 2-4 are gone and the bag is empty, so tile 1 cannot be refilled."""
+    from bc_helpers import force_remove_tile
+
+    g = new_game(hand0=["red-3"], hand1=["red-5"])
+    for n in (2, 3, 4):
+        force_remove_tile(g, n)
+    put(g, names(g, "bag"), "box")
+    return g
+
+
+def test_the_last_tile_removed_ends_the_game_as_a_draw():
+    g = _last_tile_game()
+    place(g, 0, "red-3", 1, 0)
+    assert not g.terminal
+    place(g, 1, "red-5", 1, 1)
+    assert tile(g, 1)["alive"] is False
+    assert g.terminal and g.outcome["kind"] == "draw" and g.outcome["reason"] == "no tile can be completed"
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: the stall trigger ends the game as a draw right after the flight that removes "
+                   "the last tile, before the flight's winner claims; a winner holding two trophies and the cubes for a "
+                   "third (a compulsory claim, B20/B22) should win, since the game can still end")
+def test_the_winner_of_the_last_flight_still_claims_before_the_stall_draw():
+    from bc_helpers import force_trophy
+
+    g = _last_tile_game()
+    force_trophy(g, "gray", 0)
+    force_trophy(g, "blue", 0)
+    put(g, [c for c in names(g, "box") if c.startswith("red")][:6], "won[0]")  # test set-up: six red cubes won
+    place(g, 0, "red-3", 1, 0)
+    place(g, 1, "red-5", 1, 1)  # seat 0 wins the seventh red cube: the red trophy is its third
+    assert not (g.terminal and g.outcome["kind"] == "draw")
+    assert g.decision().step == "winner_claims" and g.decision().seats == (0,)
