@@ -159,6 +159,9 @@ class Checker:
                            did_you_mean(d.holds, self.by_kind.get("component", {})))
         if d.init is not None:
             self.expr(d.init, scope or {})
+            if d.per_seat and not (d.init.op == "list_lit" and not d.init.args):
+                self.rep.error(d.init.span or d.span, f"per-seat zone '{d.name}' starts empty",
+                               "write `= []` and deal to it in `setup`")
 
     def _decl_entity(self, d: A.EntityDecl) -> None:
         scope = {f.name: self.type_of(f.type) for f in d.fields}
@@ -311,6 +314,7 @@ class Checker:
             oc = a[0]
             if oc.args:
                 self.expr(oc.args[0], scope)
+            self.expr(a[1], scope)
         elif op in ("reveal_stmt",):
             self.expect_zone(a[0], scope)
         elif op == "mark_stmt":
@@ -328,7 +332,12 @@ class Checker:
         if not path and name in self.global_types and self.global_types[name] not in ("any",) and name not in self.by_kind.get("var", {}):
             self.rep.error(t.span, f"'{name}' cannot be assigned: only variables and entity fields change")
         cur = scope.get(name) or self.global_types[name]
+        if name in self.by_kind.get("const", {}) and name not in scope:
+            self.rep.error(t.span, f"'{name}' is a constant and cannot be assigned")
         for kind, x in path:
+            if kind == "attr" and cur.startswith("comp:"):
+                self.rep.error(t.span, f"components never change: '{x}' of {pretty(cur)} cannot be assigned",
+                               "keep changing state in a variable or an entity")
             if kind == "attr":
                 cur = self.attr_type(cur, x, t.span)
             else:
@@ -503,6 +512,14 @@ class Checker:
         target = procs.get(name) or fns.get(name)
         if target is not None:
             params = target.params
+            for k, v in kw:
+                if k not in [p.name for p in params]:
+                    self.rep.error(v.span or e.span, f"'{name}' has no parameter '{k}'", did_you_mean(k, [p.name for p in params]))
+            if kw:
+                by_name = dict(kw)
+                ordered = list(pos) + [by_name.get(p.name) for p in params[len(pos):]]
+                argt = [self.expr(x, scope) if x is not None else "any" for x in ordered]
+                pos, kw = tuple(x for x in ordered if x is not None), ()
             if len(argt) != len(params):
                 self.rep.error(e.span, f"'{name}' takes {len(params)} argument(s), {len(argt)} given")
             for p, t, n in zip(params, argt, list(pos) + [v for _, v in kw]):

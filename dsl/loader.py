@@ -148,7 +148,8 @@ def load_from_sources(sources: tuple[tuple[str, str], ...], variants: tuple[str,
 def _apply_variant(decls_in: list[A.Decl], f: A.SourceFile, rep: Reporter, touched: dict) -> list[A.Decl]:
     decls: list[Any] = list(decls_in)
     index = {d.key: i for i, d in enumerate(decls)}
-    for e in list(f.edits) + [A.VariantEdit("add", d.key, d, None, d.span) for d in f.decls if d.kind != "seats"]:
+    plain = [A.VariantEdit("replace" if d.kind == "seats" else "add", d.key, d, None, d.span) for d in f.decls]
+    for e in list(f.edits) + plain:
         key = e.target
         other = touched.get(key)
         if other is not None and other != f.name:

@@ -257,7 +257,7 @@ class _Build(Transformer):
         return self._n("goto_stmt", meta, str(name), by)
 
     def end_game_stmt(self, meta, outcome, reason=None):
-        return self._n("end_game_stmt", meta, outcome, _unquote(reason) if reason else "")
+        return self._n("end_game_stmt", meta, outcome, _message(reason, self) if reason else A.Node("lit", ("",)))
 
     def if_stmt(self, meta, *parts):
         return self._n("if_stmt", meta, *parts)

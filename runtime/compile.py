@@ -148,6 +148,7 @@ class Compiler:
         self.rs = rs
         self.callables: dict[str, Callable_] = {}
         self.fn_decls = {f.name: f for f in rs.fns}
+        self.proc_decls = {p.name: p for p in rs.procs}
         self.recursive = _recursive_fns(rs)
         self.enum_values = {v: e.name for e in rs.enums for v in e.values}
         self.enum_types = {e.name: list(e.values) for e in rs.enums}
@@ -583,21 +584,32 @@ class Compiler:
         return lambda st, env: fn(st, values(st, env))
 
     def ex_call(self, n, sc, name, pos, kw):
-        if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where" and name not in self.callables:
+        user = self.fn_decls.get(name) or self.proc_decls.get(name)
+        if user is None and name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
             return self._count_where(pos[0], sc)
+        if user is not None and kw:
+            # keyword arguments go to the parameter of that name, whatever their order
+            params = [p.name for p in user.params]
+            slots: list[Any] = list(pos) + [None] * (len(params) - len(pos))
+            for k, v in kw:
+                if k not in params:
+                    raise RuleError(f"'{name}' has no parameter '{k}'", n.span)
+                slots[params.index(k)] = v
+            pos, kw = tuple(slots), ()
         args = [self.ex(a, sc) for a in pos]
         kwargs = [(k, self.ex(v, sc)) for k, v in kw]
-        if name in self.ctors:
+        if name in self.ctors and user is None:
             kind, decl = self.ctors[name]
             fields = [f.name for f in decl.fields]
 
             def ctor(st, env):
                 vals = dict(zip(fields, (a(st, env) for a in args)))
                 vals.update({k: v(st, env) for k, v in kwargs})
-                return st.make(kind, decl, vals)
+                # declared field order, so `card(value: 7, colour: red)` is still named red-7
+                return st.make(kind, decl, {f: vals[f] for f in fields if f in vals})
 
             return ctor
-        if name in B.FUNCS:
+        if name in B.FUNCS and user is None:
             fn = B.FUNCS[name]
             if len(args) == 1:
                 a0 = args[0]
@@ -816,7 +828,8 @@ class Compiler:
     def st_end_game_stmt(self, n, sc, outcome, reason):
         kind = outcome.op.removeprefix("outcome_")
         v = self.ex(outcome.args[0], sc) if outcome.args else None
-        return lambda st, env: st.end_game(kind, v(st, env) if v else None, reason)
+        r = self.ex(reason, sc) if isinstance(reason, A.Node) else (lambda st, env: reason)
+        return lambda st, env: st.end_game(kind, v(st, env) if v else None, r(st, env))
 
     def st_reveal_stmt(self, n, sc, zone):
         z = self.ex(zone, sc)

@@ -375,7 +375,7 @@ class Game:
             if v.__class__ is Comp:
                 z = st.zone_of(v)
                 if z is not None and z.visibility != "public":
-                    blind = [s for s in st.seat_list if not z.visible_to(s)] + [-1]
+                    blind = [s for s in st.seat_list if not z.visible_to(s)] + ([] if z.visible_to(None) else [-1])
                     refs[name] = f"{z.key}@{st.zones[z.idx].index(v)}"
                     hidden[name] = blind
         st.version += 1
