@@ -74,14 +74,18 @@ def main() -> None:
     rs = load_ruleset("hanabi", a.variant)
     Game.new(rs, 2, seed=0)  # compile once outside the timing
     print(f"hanabi {' '.join('+' + v for v in a.variant)}  ({a.games} games each)")
-    print(f"{'seats':>5} {'policy':>8} {'plies':>7} {'wall s':>7} {'playouts/s':>11} {'plies/s':>9} "
-          f"{'cpu playouts/s':>15} {'cpu plies/s':>12}  ends")
+    print(
+        f"{'seats':>5} {'policy':>8} {'plies':>7} {'wall s':>7} {'playouts/s':>11} {'plies/s':>9} "
+        f"{'cpu playouts/s':>15} {'cpu plies/s':>12}  ends"
+    )
     for seats in (2, 5):
         for policy in ("uniform", "careful"):
             r = run(rs, seats, a.games, a.seed, policy)
-            print(f"{seats:>5} {policy:>8} {r['plies']:>7} {r['wall']:>7.2f} {r['games'] / r['wall']:>11.1f} "
-                  f"{r['plies'] / r['wall']:>9.0f} {r['games'] / r['cpu']:>15.1f} {r['plies'] / r['cpu']:>12.0f}  "
-                  f"{r['reasons']}")
+            print(
+                f"{seats:>5} {policy:>8} {r['plies']:>7} {r['wall']:>7.2f} {r['games'] / r['wall']:>11.1f} "
+                f"{r['plies'] / r['wall']:>9.0f} {r['games'] / r['cpu']:>15.1f} {r['plies'] / r['cpu']:>12.0f}  "
+                f"{r['reasons']}"
+            )
 
 
 if __name__ == "__main__":

@@ -20,7 +20,12 @@ from runtime import Game, Move
 COLOURS = {"R": "red", "Y": "yellow", "G": "green", "W": "white", "B": "blue", "M": "multi", "X": "rainbow"}
 LETTERS = {v: k for k, v in COLOURS.items()}
 COPIES = {1: 3, 2: 2, 3: 2, 4: 2, 5: 1}
-SIXTH = {"sixth_suit": ("M", False), "single_sixth_suit": ("M", True), "rainbow": ("X", False), "single_rainbow": ("X", True)}
+SIXTH = {
+    "sixth_suit": ("M", False),
+    "single_sixth_suit": ("M", True),
+    "rainbow": ("X", False),
+    "single_rainbow": ("X", True),
+}
 
 
 @functools.lru_cache(maxsize=None)
@@ -63,9 +68,13 @@ def deck_order(hands: list[list[str]], then: list[str] = (), variants: tuple[str
     return to_names(order + list(then) + rest)
 
 
-def new_game(hands: list[list[str]], then: list[str] = (), variants: tuple[str, ...] = (), options=None) -> Game:
+def new_game(
+    hands: list[list[str]], then: list[str] = (), variants: tuple[str, ...] = (), options=None
+) -> Game:
     """A game of len(hands) seats whose deck is stacked as `deck_order` says."""
-    return Game.new(ruleset(*variants), len(hands), options or {}, seed=0, outcomes=[deck_order(hands, then, variants)])
+    return Game.new(
+        ruleset(*variants), len(hands), options or {}, seed=0, outcomes=[deck_order(hands, then, variants)]
+    )
 
 
 # ---- moves ----

@@ -18,7 +18,14 @@ from hypothesis import strategies as st
 
 from runtime import Game
 
-VARIANTS = [(), ("official",), ("rainbow",), ("sixth_suit", "official"), ("single_rainbow",), ("all_or_nothing",)]
+VARIANTS = [
+    (),
+    ("official",),
+    ("rainbow",),
+    ("sixth_suit", "official"),
+    ("single_rainbow",),
+    ("all_or_nothing",),
+]
 ZONES = ("deck", "fireworks", "discard")
 
 
@@ -39,8 +46,12 @@ def _check_fireworks(g: Game) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(seats=st.integers(2, 5), seed=st.integers(0, 10**6), care=st.sampled_from([0.0, 0.7, 1.0]),
-       variants=st.sampled_from(VARIANTS))
+@given(
+    seats=st.integers(2, 5),
+    seed=st.integers(0, 10**6),
+    care=st.sampled_from([0.0, 0.7, 1.0]),
+    variants=st.sampled_from(VARIANTS),
+)
 def test_random_games_keep_cards_secrets_and_score(seats, seed, care, variants):
     g = Game.new(ruleset(*variants), seats, seed=seed)
     rng = random.Random(seed)
@@ -68,8 +79,10 @@ def test_random_games_keep_cards_secrets_and_score(seats, seed, care, variants):
         plies += 1
         assert plies < 400
     score = g.outcome["scores"]["team"]
-    if var(g, "fuses") == 0 or g.outcome["reason"] in ("an indispensable card was discarded",
-                                                       "the seat to act has no card and cannot hint"):
+    if var(g, "fuses") == 0 or g.outcome["reason"] in (
+        "an indispensable card was discarded",
+        "the seat to act has no card and cannot hint",
+    ):
         assert score == 0
     elif "all_or_nothing" in variants:
         assert score == 5 * len({c.d["colour"] for c in g.st.comps})

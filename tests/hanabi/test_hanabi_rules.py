@@ -40,7 +40,7 @@ def test_hand_size_and_deal_from_the_top_one_seat_at_a_time(seats, size):
     order = deck_order([[] for _ in range(seats)])
     g = Game.new(ruleset(), seats, seed=0, outcomes=[order])
     for s in range(seats):
-        assert [c.name for c in g.st.zones[g.st.g["hand"][s].idx]] == order[s * size:(s + 1) * size]
+        assert [c.name for c in g.st.zones[g.st.g["hand"][s].idx]] == order[s * size : (s + 1) * size]
     assert len(codes(g, "deck")) == 50 - seats * size
     assert (var(g, "tokens"), var(g, "fuses"), var(g, "final_turns")) == (8, 3, None)
     assert g.decision().seats == (0,) and g.decision().step == "turn"
@@ -57,8 +57,13 @@ def test_colour_hint_costs_a_token_and_marks_touched_and_untouched_cards():
     g = new_game([REDS, ["Y1", "R1", "G2", "R3", "B4"]])
     events = hint_colour(g, 1, "red")
     assert var(g, "tokens") == 7
-    assert marks(g, 1) == [[["colour", "red", False]], [["colour", "red", True]], [["colour", "red", False]],
-                           [["colour", "red", True]], [["colour", "red", False]]]
+    assert marks(g, 1) == [
+        [["colour", "red", False]],
+        [["colour", "red", True]],
+        [["colour", "red", False]],
+        [["colour", "red", True]],
+        [["colour", "red", False]],
+    ]
     assert marks(g, 0) == [[]] * 5
     assert len(codes(g, "hand[1]")) == 5 and len(codes(g, "deck")) == 40  # a hint draws nothing
     assert [e.kind for e in events] == ["move"] and events[0].args == {"target": 1, "colour": "red"}
@@ -70,8 +75,13 @@ def test_rank_hint_marks_and_repeated_hints_do_not_duplicate_marks():
     hint_rank(g, 1, 1)
     hint_colour(g, 0, "red")
     hint_rank(g, 1, 1)
-    assert [m for m in marks(g, 1)] == [[["rank", 1, True]], [["rank", 1, True]], [["rank", 1, False]],
-                                        [["rank", 1, False]], [["rank", 1, True]]]
+    assert [m for m in marks(g, 1)] == [
+        [["rank", 1, True]],
+        [["rank", 1, True]],
+        [["rank", 1, False]],
+        [["rank", 1, False]],
+        [["rank", 1, True]],
+    ]
     assert var(g, "tokens") == 5
 
 
@@ -133,9 +143,9 @@ def test_discard_regains_a_token_shifts_the_hand_and_appends_the_drawn_card():
 # ---- play ----
 def test_play_builds_fireworks_in_order_and_draws():
     g = new_game([["R1", "Y1", "R2", "G3", "R1"], ["W1", "B3", "B1", "B2", "W4"]], then=["Y2", "G1"])
-    play(g, 0)   # R1
-    play(g, 2)   # B1
-    play(g, 1)   # R2 (hand is now Y1 R2 G3 R1 Y2)
+    play(g, 0)  # R1
+    play(g, 2)  # B1
+    play(g, 1)  # R2 (hand is now Y1 R2 G3 R1 Y2)
     assert heights(g) == {"R": 2, "B": 1}
     assert codes(g, "fireworks") == ["R1", "B1", "R2"]
     assert var(g, "fuses") == 3 and var(g, "tokens") == 8
@@ -220,7 +230,7 @@ def test_completing_every_firework_ends_at_once_with_25():
         play(g, 0)
     assert sum(heights(g).values()) == 20 and var(g, "tokens") == 8
     for _ in range(4):
-        play(g, 0)       # seat 0: W1..W4
+        play(g, 0)  # seat 0: W1..W4
         hint_rank(g, 0, 5)  # seat 1 waits
     assert not g.terminal
     play(g, 0)  # W5

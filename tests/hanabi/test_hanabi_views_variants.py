@@ -42,7 +42,9 @@ def test_own_hand_shows_count_and_marks_per_slot_never_cards():
     own = g.view(0)["zones"]["hand[0]"]
     assert "components" not in own
     assert own["count"] == 5
-    assert own["slots"] == [{"slot": i, "marks": [["rank", 1, t]]} for i, t in enumerate([True, False, True, True, True])]
+    assert own["slots"] == [
+        {"slot": i, "marks": [["rank", 1, t]]} for i, t in enumerate([True, False, True, True, True])
+    ]
     names = set(to_names(HAND0))
     for seat in range(3):
         hand = {c.name for c in g.st.zones[g.st.g["hand"][seat].idx]}
@@ -55,9 +57,17 @@ def test_others_hands_show_cards_and_marks():
     g = _hinted_game()
     for seat in (0, 2):
         h1 = g.view(seat)["zones"]["hand[1]"]["components"]
-        assert [(c["colour"], c["rank"]) for c in h1] == [("yellow", 1), ("red", 1), ("green", 2), ("red", 3), ("blue", 4)]
-        assert [c["marks"] for c in h1] == [[["colour", "red", t], ["rank", 3, r]]
-                                            for t, r in zip((False, True, False, True, False), (False, False, False, True, False))]
+        assert [(c["colour"], c["rank"]) for c in h1] == [
+            ("yellow", 1),
+            ("red", 1),
+            ("green", 2),
+            ("red", 3),
+            ("blue", 4),
+        ]
+        assert [c["marks"] for c in h1] == [
+            [["colour", "red", t], ["rank", 3, r]]
+            for t, r in zip((False, True, False, True, False), (False, False, False, True, False))
+        ]
     h0 = g.view(1)["zones"]["hand[0]"]["components"]
     assert [c["name"] for c in h0] == to_names(HAND0)
 
@@ -111,7 +121,13 @@ def test_sixth_suit_decks(variant, size, multi):
 def test_sixth_suit_is_named_in_hints_and_touched_only_by_its_own_colour():
     g = new_game([HAND0, ["M1", "R1", "M2", "Y3", "B4"]], variants=("sixth_suit",))
     assert {m.args["colour"] for m in g.legal_moves(0) if m.name == "hint_colour"} == {
-        "red", "yellow", "green", "white", "blue", "multi"}
+        "red",
+        "yellow",
+        "green",
+        "white",
+        "blue",
+        "multi",
+    }
     hint_colour(g, 1, "red")
     assert [m[0][2] for m in marks(g, 1)] == [False, True, False, False, False]
     hint_colour(g, 0, "blue")
@@ -213,8 +229,12 @@ def test_all_or_nothing_seat_without_cards_or_tokens_loses():
 
 def test_all_or_nothing_win_scores_the_maximum():
     g = new_game([HAND0, HAND1], variants=("all_or_nothing",))
-    put(g, [n for n in to_names(all_codes()) if n.split("-")[1] in ("1", "2", "3", "4") and "#" not in n]
-        + ["red-5", "yellow-5", "green-5", "white-5"], "fireworks")  # direct set-up: 24 cards up
+    put(
+        g,
+        [n for n in to_names(all_codes()) if n.split("-")[1] in ("1", "2", "3", "4") and "#" not in n]
+        + ["red-5", "yellow-5", "green-5", "white-5"],
+        "fireworks",
+    )  # direct set-up: 24 cards up
     put(g, ["blue-5"], "hand[0]")
     g.st.zones[g.st.g["hand"][0].idx].insert(0, g.st.zones[g.st.g["hand"][0].idx].pop())
     play(g, 0)

@@ -67,7 +67,10 @@ def to_ludex(action: dict[str, Any]) -> dict[str, Any]:
     if t in ("play", "discard"):
         return {"name": t, "args": {"k": f"hand[{p}]@{action['card_index']}"}}
     if t == "hint_color":
-        return {"name": "hint_colour", "args": {"target": action["target"], "colour": COLOURS[action["color"]]}}
+        return {
+            "name": "hint_colour",
+            "args": {"target": action["target"], "colour": COLOURS[action["color"]]},
+        }
     if t == "hint_rank":
         return {"name": "hint_rank", "args": {"target": action["target"], "rank": action["rank"]}}
     raise ValueError(f"unknown HLE move type {t!r}")
@@ -139,7 +142,10 @@ def replay_game(rec: dict[str, Any], rs: Any, exact: bool) -> tuple[int, str | N
         if not exact:
             extra = {k for k in extra if not _is_empty_hint(g, k)}
         if missing or extra:
-            return i, f"{where(i)}: legal moves differ: only oracle {sorted(missing, key=str)}, only ludex {sorted(extra, key=str)}"
+            return (
+                i,
+                f"{where(i)}: legal moves differ: only oracle {sorted(missing, key=str)}, only ludex {sorted(extra, key=str)}",
+            )
         g.apply(p, to_ludex(step["action"]))
         got = {
             "hint_tokens": g.st.g["tokens"],
@@ -158,7 +164,9 @@ def replay_game(rec: dict[str, Any], rs: Any, exact: bool) -> tuple[int, str | N
     if not g.terminal:
         return len(rec["steps"]), f"game {gid}: the oracle ended ({rec['end_reason']}) but ludex plays on"
     if g.outcome["scores"]["team"] != rec["final_score"]:
-        return len(rec["steps"]), f"game {gid}: final score ludex {g.outcome['scores']['team']} vs oracle {rec['final_score']}"
+        return len(
+            rec["steps"]
+        ), f"game {gid}: final score ludex {g.outcome['scores']['team']} vs oracle {rec['final_score']}"
     return len(rec["steps"]), None
 
 
@@ -183,7 +191,13 @@ def run(path: str | Path, variants: tuple[str, ...] = ("official",), quiet: bool
                 first = problem
             if problem and not quiet:
                 print(f"DISAGREE {problem}")
-    return {"games": games, "games_agree": agree, "steps": steps, "steps_agree": steps_ok, "first_disagreement": first}
+    return {
+        "games": games,
+        "games_agree": agree,
+        "steps": steps,
+        "steps_agree": steps_ok,
+        "first_disagreement": first,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

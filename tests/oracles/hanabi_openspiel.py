@@ -39,8 +39,13 @@ def _parse_state(text: str) -> dict[str, Any]:
         cards = [ln.split(" || ")[0].strip() for ln in part.strip().splitlines() if "||" in ln]
         hands.append(cards)
     deck_size = int(re.search(r"Deck size: (\d+)", text).group(1))
-    return {"life": life, "info": info, "fireworks": {c: int(fw.get(c, 0)) for c in COLOURS}, "hands": hands,
-            "deck_size": deck_size}
+    return {
+        "life": life,
+        "info": info,
+        "fireworks": {c: int(fw.get(c, 0)) for c in COLOURS},
+        "hands": hands,
+        "deck_size": deck_size,
+    }
 
 
 def _action(s: str, player: int, players: int) -> dict[str, Any]:
@@ -85,29 +90,56 @@ def record_game(players: int, seed: int, care: float = 0.7, game_id: int = 0) ->
         choices = legal
         if rng.random() < care:
             hand, fw = before["hands"][p], before["fireworks"]
-            safe = [(a, m) for a, m in legal
-                    if m["type"] != "play" or int(hand[m["card_index"]][1]) == fw[hand[m["card_index"]][0]] + 1]
+            safe = [
+                (a, m)
+                for a, m in legal
+                if m["type"] != "play" or int(hand[m["card_index"]][1]) == fw[hand[m["card_index"]][0]] + 1
+            ]
             choices = safe or legal
         a, move = choices[rng.randrange(len(choices))]
         st.apply_action(a)
         settle()
         after = _parse_state(str(st))
-        steps.append({
-            "turn": turn, "player": p, "hands_before": before["hands"], "legal": [m for _, m in legal], "action": move,
-            "hint_tokens": after["info"], "life_tokens": after["life"], "fireworks": after["fireworks"],
-            "score": 0 if after["life"] == 0 else sum(after["fireworks"].values()), "deck_size": after["deck_size"],
-            "terminal": st.is_terminal(),
-        })
+        steps.append(
+            {
+                "turn": turn,
+                "player": p,
+                "hands_before": before["hands"],
+                "legal": [m for _, m in legal],
+                "action": move,
+                "hint_tokens": after["info"],
+                "life_tokens": after["life"],
+                "fireworks": after["fireworks"],
+                "score": 0 if after["life"] == 0 else sum(after["fireworks"].values()),
+                "deck_size": after["deck_size"],
+                "terminal": st.is_terminal(),
+            }
+        )
         turn += 1
     rest = FULL_DECK - Counter(dealt)
     deck = dealt + sorted(rest.elements())
     last = steps[-1]
-    end = ("OUT_OF_LIFE_TOKENS" if last["life_tokens"] == 0 else
-           "COMPLETED_FIREWORKS" if sum(last["fireworks"].values()) == 25 else "OUT_OF_CARDS")
-    return {"game_id": game_id, "oracle": f"open_spiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}",
-            "seed": seed, "players": players, "hand_size": 5 if players <= 3 else 4, "deck": deck,
-            "cards_dealt": len(dealt), "initial_hands": first["hands"], "actions": [s["action"] for s in steps],
-            "steps": steps, "end_reason": end, "final_score": last["score"]}
+    end = (
+        "OUT_OF_LIFE_TOKENS"
+        if last["life_tokens"] == 0
+        else "COMPLETED_FIREWORKS"
+        if sum(last["fireworks"].values()) == 25
+        else "OUT_OF_CARDS"
+    )
+    return {
+        "game_id": game_id,
+        "oracle": f"open_spiel {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}",
+        "seed": seed,
+        "players": players,
+        "hand_size": 5 if players <= 3 else 4,
+        "deck": deck,
+        "cards_dealt": len(dealt),
+        "initial_hands": first["hands"],
+        "actions": [s["action"] for s in steps],
+        "steps": steps,
+        "end_reason": end,
+        "final_score": last["score"],
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

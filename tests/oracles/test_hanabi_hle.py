@@ -10,9 +10,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 import hanabi_hle
+import pytest
 
 GAMES = Path(__file__).resolve().parents[2].parent / "shared" / "oracles" / "hanabi" / "games.jsonl"
 

@@ -18,7 +18,9 @@ def test_fresh_openspiel_games_agree(players, tmp_path):
     f = tmp_path / "fresh.jsonl"
     with f.open("w") as out:
         for i, care in enumerate((0.0, 0.8, 1.0)):
-            out.write(json.dumps(hanabi_openspiel.record_game(players, 1000 * players + i, care, game_id=i)) + "\n")
+            out.write(
+                json.dumps(hanabi_openspiel.record_game(players, 1000 * players + i, care, game_id=i)) + "\n"
+            )
     r = hanabi_hle.run(f, ("official",), quiet=True)
     assert r["first_disagreement"] is None
     assert r["games_agree"] == r["games"] == 3
