@@ -14,7 +14,7 @@ from bc_helpers import PRICE, names, ruleset
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from runtime import Game, IllegalMove, ImpossibleOutcome, Move
+from runtime import Game, IllegalMove, ImpossibleOutcome
 
 PLY_CAP = 1500
 FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -55,6 +55,7 @@ def no_peeking(g: Game) -> None:
         v = g.view(seat)
         assert set(v["zones"][f"hand[{1 - seat}]"]) == {"count"}
         assert v["zones"]["deck"] == {"count": len(names(g, "deck"))}
+        assert v["zones"]["bag"] == {"count": len(names(g, "bag"))}
         text = json.dumps({k: val for k, val in v.items() if k != "revealed"})
         leaked = [c for c in other if f'"{c}"' in text]
         assert not leaked, f"seat {seat} sees {leaked} of the other hand"
@@ -191,11 +192,3 @@ def test_event_views_hide_shuffles_and_hand_cards():
                 if seat in blind:
                     assert v["args"][arg] == e.refs[arg] and "@" in v["args"][arg]
                     assert e.seat != seat
-
-
-def test_a_move_object_from_another_state_is_rebound():
-    g = Game.new(ruleset(), 2, seed=5)
-    m = g.legal_moves(0)[0]
-    g.apply(0, Move(m.name, dict(m.args)))
-    with pytest.raises(IllegalMove):
-        g.apply(1, m)  # a stale move of seat 0 is not seat 1's

@@ -202,3 +202,30 @@ def test_a_claim_cascade_can_make_the_flight_loser_win():
     move(g, 0, "done")
     move(g, 1, "claim", tr=trophy_name(g, "green"), trade={})
     assert g.terminal and g.outcome["winners"] == [1]
+
+
+def test_each_way_to_pay_with_sets_is_a_separate_choice():
+    g = _game()
+    force_trophy(g, "gray", 1)
+    force_trophy(g, "yellow", 1)
+    force_cubes(g, "blue", 3, "won[0]")
+    force_cubes(g, "gray", 3, "won[0]")
+    force_cubes(g, "yellow", 3, "won[0]")
+    _tile1_flight(g)
+    blue = trophy_name(g, "blue")
+    assert claims(g, 0) == [(blue, (("gray", 1),)), (blue, (("yellow", 1),))]
+    move(g, 0, "claim", tr=blue, trade={"yellow": 1})
+    assert colours(g, "won[0]") == ["gray"] * 3 + ["red"]
+
+
+def test_a_trade_map_that_is_not_offered_is_refused():
+    g = _game()
+    force_trophy(g, "gray", 1)
+    force_cubes(g, "blue", 3, "won[0]")
+    force_cubes(g, "gray", 3, "won[0]")
+    _tile1_flight(g)
+    before = g.state_hash()
+    for trade in ({}, {"gray": 2}, {"red": 1}):
+        with pytest.raises(IllegalMove, match="not one of the choices"):
+            move(g, 0, "claim", tr=trophy_name(g, "blue"), trade=trade)
+    assert g.state_hash() == before
