@@ -192,3 +192,22 @@ def test_event_views_hide_shuffles_and_hand_cards():
                 if seat in blind:
                     assert v["args"][arg] == e.refs[arg] and "@" in v["args"][arg]
                     assert e.seat != seat
+
+
+def test_every_event_points_at_the_rule_text_that_produced_it():
+    g = playout(ruleset(), 21)
+    lines = dict(ruleset().sources)["balloon_cup/game.ludex"].splitlines()
+    kinds = Counter()
+    for e in g.events:
+        file, line = e.source.rsplit(":", 1)
+        assert file == "balloon_cup/game.ludex"
+        text = lines[int(line) - 1]
+        if e.kind == "move":
+            assert e.rule == f"move {e.move}" and f"move {e.move}(" in text
+        elif e.node == "shuffle":
+            assert "shuffle" in text or "reshuffling" in text
+        else:
+            assert e.node == "draw" and "draw random" in text
+            assert e.rule in ("setup", "trigger flight")
+        kinds[e.rule] += 1
+    assert kinds["setup"] == 11 and kinds["move place"] > 0
