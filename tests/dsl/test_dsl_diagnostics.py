@@ -212,3 +212,54 @@ def test_unknown_variant_and_ruleset_names_get_hints():
     assert d.message == "no variant named 'wnd'" and d.hint == "did you mean 'wind'?"
     d = check("baloon_cup")[0]
     assert d.message == "no ruleset named 'baloon_cup'" and d.hint == "did you mean 'balloon_cup'?"
+
+
+# ---- checker gaps found by this suite (each checks clean today and misbehaves at run time) ----
+def _xf(reason):
+    return pytest.mark.xfail(strict=True, reason="BUG: " + reason)
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param(MINI.replace('move pass() during play otherwise "nothing to play" { }',
+                              'move pass() during play otherwise "nothing to play" { }\nmove pass() during play "again" { }'),
+                 marks=_xf("two moves named 'pass' check clean; both run (the second, without `otherwise`, is always legal)"),
+                 id="duplicate_move"),
+    pytest.param(MINI + '\nfn points(c: card) -> int = 100\n',
+                 marks=_xf("a second `fn points` checks clean and silently replaces the first (use `replace` in variants)"),
+                 id="duplicate_fn"),
+    pytest.param(edit('end game win s "reached the target"', 'end game win red "x"'),
+                 marks=_xf("`end game win red` checks clean; the game ends with outcome winners ['red']"),
+                 id="win_not_a_seat"),
+    pytest.param(edit("for s in seats", "for s in 3"),
+                 marks=_xf("`for s in 3` checks clean; setup raises a Python TypeError ('int' object is not iterable)"),
+                 id="for_over_a_number"),
+    pytest.param(edit("option target: int = 3", 'option target: int = "x"'),
+                 marks=_xf("an option whose default does not fit its type checks clean; Game.new raises ValueError"),
+                 id="option_default_type"),
+    pytest.param(MINI.replace("zone pile: card public = []", "zone pile: card public = [1, 2]"),
+                 marks=_xf("a zone initialised with numbers checks clean; Game.new raises AttributeError ('int' has no 'id')"),
+                 id="zone_init_not_components"),
+])
+def test_checker_reports_what_would_fail_at_run_time(text):
+    assert diagnostics(text), "checks clean"
+
+
+@pytest.mark.parametrize("text,where,message,hint", [
+    (edit("score[actor] += points(c)", "score[actor] += points(c, c)"), (30, 19), "'points' takes 1 argument(s), 2 given", ""),
+    (edit("move c to pile\n", "move c to hand\n"), (29, 13),
+     "this zone has one part per seat: index it with a seat, e.g. `hand[actor]`", ""),
+    (MINI + '\nmove take() during plya "x" { }\n', (40, 6), "unknown step 'plya'", "did you mean 'play'?"),
+    (edit("shuffle deck", "shuffle 3"), (19, 11), "type mismatch: expected a zone, found a number", ""),
+    (edit("var score: per seat int", "var score: per seat integer"), (14, 5), "unknown type 'integer'", "did you mean 'int'?"),
+    (MINI + "\nenum other { red, green }\n", (40, 6), "enum value 'red' is already a value of enum 'colour'", ""),
+    (edit("when score[s] >= option.target", "when score[s]"), (36, 30), "type mismatch: expected a truth value, found a number", ""),
+    (edit('"card {c} has no value"', '"card {cc} has no value"'), (27, 35), "unknown name 'cc'", "did you mean 'c'?"),
+    (edit("then end turn", "then goto nowhere"), (24, 30), "unknown step 'nowhere'", ""),
+    (edit("move c to pile\n", "move c to pile\n  goto play by red\n"), (30, 16), "type mismatch: expected a seat, found a colour", ""),
+], ids=["arity", "per_seat_zone_unindexed", "move_during_unknown_step", "shuffle_a_number", "unknown_type",
+        "enum_value_twice", "trigger_condition_not_bool", "unknown_name_in_reason_text", "then_goto_unknown_step",
+        "goto_by_non_seat"])
+def test_more_checker_findings(text, where, message, hint):
+    d = _one(text)
+    assert ((d.line, d.column), d.message, d.hint) == (where, message, hint)
+    assert d.snippet.splitlines()[1].index("^") == d.column + 1  # two spaces of indent, then the caret column
