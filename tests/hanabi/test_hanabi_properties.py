@@ -79,10 +79,8 @@ def test_random_games_keep_cards_secrets_and_score(seats, seed, care, variants):
         plies += 1
         assert plies < 400
     score = g.outcome["scores"]["team"]
-    if var(g, "fuses") == 0 or g.outcome["reason"] in (
-        "an indispensable card was discarded",
-        "the seat to act has no card and cannot hint",
-    ):
+    reason = g.outcome["reason"]
+    if var(g, "fuses") == 0 or reason.startswith("an indispensable") or reason.endswith("cannot hint"):
         assert score == 0
     elif "all_or_nothing" in variants:
         assert score == 5 * len({c.d["colour"] for c in g.st.comps})

@@ -89,6 +89,7 @@ def test_moves_on_own_cards_are_by_slot_and_events_hide_them_from_the_mover():
     assert g.event_view(ev, 0)["args"] == {"k": "hand[0]@2"}
     assert g.event_view(ev, 1)["args"] == {"k": "yellow-1"}
     assert g.event_view(ev, 2)["args"] == {"k": "yellow-1"}
+    assert g.event_view(ev, None)["args"] == {"k": "yellow-1"}  # spectators see every hand
     shuffle = g.events[0]
     assert all(g.event_view(shuffle, s)["outcome"] == [] for s in (None, 0, 1, 2))
 
@@ -208,7 +209,7 @@ def test_all_or_nothing_discarding_an_indispensable_card_loses():
     hint_rank(g, 1, 5)
     discard(g, 0)  # Y5, the only one
     assert g.terminal and g.outcome["scores"] == {"team": 0}
-    assert g.outcome["reason"] == "an indispensable card was discarded"
+    assert g.outcome["reason"] == "an indispensable yellow 5 was discarded"
 
 
 def test_all_or_nothing_discarding_a_spare_copy_is_fine():
@@ -223,7 +224,7 @@ def test_all_or_nothing_seat_without_cards_or_tokens_loses():
     put(g, [c.name for c in g.st.zones[g.st.g["hand"][1].idx]], "fireworks")  # direct set-up
     g.st.g["tokens"] = 1
     hint_rank(g, 1, 1)  # the last token goes; seat 1 has no card and no hint
-    assert g.terminal and g.outcome["reason"] == "the seat to act has no card and cannot hint"
+    assert g.terminal and g.outcome["reason"] == "seat 1 has no card and cannot hint"
     assert g.outcome["scores"] == {"team": 0}
 
 
