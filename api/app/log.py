@@ -4,7 +4,7 @@ A log is a list of entries `{game_id, version, kind, body, prev_hash, hash}` (on
 per line when exported), versions counting from 1:
 
 - version 1, kind `header`: `{format, game_id, ruleset, variants, options, seats, content_hash,
-  sources: [[file, text], ...], seed_commitment, created_at}`. `seed_commitment` is the hex
+  sources: [[file, text], ...], sources_hash, seed_commitment, created_at}`. `seed_commitment` is the hex
   SHA-256 of the game's secret seed.
 - kinds `move` and `chance`: the runtime's events (`runtime.event_to_dict`), in order.
 - last, once the game is over, kind `reveal`: `{seed, outcome}`.
@@ -109,7 +109,7 @@ def outcome_of(game: Any) -> dict[str, Any] | None:
 
 def compile_pinned(rules: Rules, header: Mapping[str, Any]) -> Any:
     """The compiled rules the header pins (raises PinnedRulesMismatch)."""
-    return rules.pinned(header["sources"], header["variants"], header["content_hash"])
+    return rules.pinned(header["sources"], header["variants"], header["content_hash"], header.get("sources_hash"))
 
 
 def fold(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None) -> Any:

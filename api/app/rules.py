@@ -98,8 +98,18 @@ class Rules:
             self._pinned[_sources_key(rs.sources, rs.variants)] = rs
         return rs
 
-    def pinned(self, sources: Sequence[Sequence[str]], variants: Sequence[str], content_hash: str) -> Any:
-        """Recompile a game's pinned rule text; raises PinnedRulesMismatch if the hash differs."""
+    def pinned(
+        self,
+        sources: Sequence[Sequence[str]],
+        variants: Sequence[str],
+        content_hash: str,
+        text_hash: str | None = None,
+    ) -> Any:
+        """Recompile a game's pinned rule text; raises PinnedRulesMismatch if the compiled hash
+        differs from `content_hash`. With the header's `text_hash` (`sources_hash`) the error
+        says whether the text was edited or this version of Ludex compiles it differently."""
+        if text_hash is not None and sources_hash(sources) != text_hash:
+            raise PinnedRulesMismatch("the pinned rule text was edited (its hash differs from the header's)")
         from dsl import RulesetError, load_from_sources
 
         # Keyed by the text itself, not by the hash it claims: a log whose text was swapped
@@ -111,10 +121,7 @@ class Rules:
         with self._lock:
             rs = self._pinned.get(key)
         if rs is not None:
-            if rs.content_hash != content_hash:
-                raise PinnedRulesMismatch(
-                    f"pinned rule text compiles to {rs.content_hash[:12]}..., header says {content_hash[:12]}..."
-                )
+            _check_hash(rs, content_hash, text_hash)
             return rs
         try:
             rs = load_from_sources(tuple((f, t) for f, t in sources), variants=tuple(variants))
@@ -122,10 +129,7 @@ class Rules:
             raise PinnedRulesMismatch(f"pinned rule text no longer compiles: {exc}") from exc
         except (TypeError, ValueError) as exc:
             raise PinnedRulesMismatch(f"pinned sources are not [[file, text], ...]: {exc}") from exc
-        if rs.content_hash != content_hash:
-            raise PinnedRulesMismatch(
-                f"pinned rule text compiles to {rs.content_hash[:12]}..., header says {content_hash[:12]}..."
-            )
+        _check_hash(rs, content_hash, text_hash)
         with self._lock:
             self._pinned[key] = rs
         return rs
@@ -138,6 +142,18 @@ class Rules:
         return [d.to_dict() for d in check_text(text, filename)]
 
 
+def _check_hash(rs: Any, content_hash: str, text_hash: str | None) -> None:
+    if rs.content_hash == content_hash:
+        return
+    got, want = rs.content_hash[:12], content_hash[:12]
+    if text_hash is not None:  # the text matched its hash, so the compiler changed
+        raise PinnedRulesMismatch(
+            f"the pinned rule text is unchanged but this version of Ludex compiles it to {got}..., "
+            f"not {want}...: the game was played under a different compiler"
+        )
+    raise PinnedRulesMismatch(f"pinned rule text compiles to {got}..., header says {want}...")
+
+
 def _json_default(default: Any) -> Any:
     """An option's default as JSON. The IR keeps defaults as expressions; a literal is shown
     as its value, anything computed as its source text."""
@@ -148,6 +164,10 @@ def _json_default(default: Any) -> Any:
     return str(default)
 
 
+def sources_hash(sources: Sequence[Sequence[str]]) -> str:
+    """Hex SHA-256 of the rule text `[[file, text], ...]` (JSON, as pinned in a header)."""
+    return hashlib.sha256(json.dumps([list(s) for s in sources]).encode("utf-8")).hexdigest()
+
+
 def _sources_key(sources: Sequence[Sequence[str]], variants: Sequence[str]) -> tuple[str, tuple[str, ...]]:
-    digest = hashlib.sha256(json.dumps([list(s) for s in sources]).encode("utf-8")).hexdigest()
-    return digest, tuple(variants)
+    return sources_hash(sources), tuple(variants)

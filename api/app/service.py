@@ -36,7 +36,7 @@ from api.app.errors import (
     Unauthenticated,
 )
 from api.app.notify import Notifier
-from api.app.rules import PinnedRulesMismatch, Rules
+from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, new_token, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, sha256_hex
 
@@ -145,6 +145,7 @@ class GameService:
             "seats": seats,
             "content_hash": rs.content_hash,
             "sources": [[name, text] for name, text in rs.sources],
+            "sources_hash": sources_hash(rs.sources),
             "seed_commitment": sha256_hex(seed),
             "created_at": dt.datetime.now(dt.timezone.utc).isoformat(),
         }
