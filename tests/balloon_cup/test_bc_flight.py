@@ -178,3 +178,23 @@ def test_the_winner_of_the_last_flight_still_claims_before_the_stall_draw():
     place(g, 1, "red-5", 1, 1)  # seat 0 wins the seventh red cube: the red trophy is its third
     assert not (g.terminal and g.outcome["kind"] == "draw")
     assert g.decision().step == "winner_claims" and g.decision().seats == (0,)
+
+
+def test_refill_respects_the_colour_limit_option():
+    from runtime import ImpossibleOutcome
+
+    def flight(more, options=None):
+        g = new_game(tiles=(["red"], ["yellow", "green"], ["blue", "gray", "red"], ["red", "yellow", "green", "blue"]),
+                     hand0=["yellow-1", "green-1"], hand1=["yellow-13", "green-12"], more=more, options=options)
+        place(g, 0, "yellow-1", 2, 0)
+        place(g, 1, "yellow-13", 2, 1)
+        place(g, 0, "green-1", 2, 0)
+        return g, place(g, 1, "green-12", 2, 1)
+
+    g, events = flight(["blue", "blue"])  # two of a colour is within the default limit
+    assert colours(g, "tile2.cubes") == ["blue", "blue"]
+    with pytest.raises(ImpossibleOutcome) as exc:
+        flight(["blue", "blue"], {"colour_limit": 1})
+    assert exc.value.ply == 16  # the second refill draw: 11 setup events, 4 moves, 1 draw
+    g, _ = flight(["blue", "gray"], {"colour_limit": 1})
+    assert colours(g, "tile2.cubes") == ["blue", "gray"]
