@@ -13,7 +13,8 @@ import api.cli
 from dsl import load_ruleset
 from dsl.graph import edges
 
-api.cli._register_all()
+if not api.cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
+    api.cli._register_all()
 runner = CliRunner()
 
 
