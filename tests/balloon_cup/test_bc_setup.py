@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from bc_helpers import ALL_CARDS, PRICE, DEFAULT_TILES, colours, names, new_game, ruleset, tile, total_components
+from bc_helpers import (
+    ALL_CARDS,
+    DEFAULT_TILES,
+    PRICE,
+    colours,
+    names,
+    new_game,
+    ruleset,
+    tile,
+    total_components,
+)
 
 from runtime import Game, ImpossibleOutcome
 

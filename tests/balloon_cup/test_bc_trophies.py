@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from bc_helpers import (colours, force_cubes, force_trophy, legal_names, move, names, new_game, place,
-                        trophy_name)
+from bc_helpers import (
+    colours,
+    force_cubes,
+    force_trophy,
+    legal_names,
+    move,
+    names,
+    new_game,
+    place,
+    trophy_name,
+)
 
 from runtime import IllegalMove
 

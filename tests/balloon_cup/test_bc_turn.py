@@ -97,6 +97,7 @@ def test_supply_runs_out_and_the_discard_stack_is_reshuffled():
     # test set-up: every supply card goes to the discard stack except none; the next draw reshuffles
     new_order = list(reversed(supply))
     from bc_helpers import ruleset
+
     from runtime import Game
 
     g = Game.new(ruleset(), 2, seed=0, outcomes=outs + [new_order])
@@ -172,6 +173,7 @@ def test_an_exchange_that_empties_the_supply_reshuffles_the_discards():
     outs = setup_outcomes(tiles=RED_YELLOW, hand0=UNPLAYABLE)
     supply = outs[10][16:]
     from bc_helpers import ruleset
+
     from runtime import Game
 
     # test set-up: leave one card in the supply; exchanging two needs the discards (E-BC5)

@@ -4,7 +4,18 @@ rules table. Scenario tests with stacked decks, plus random playouts per variant
 from __future__ import annotations
 
 import pytest
-from bc_helpers import colours, force_cubes, force_trophy, move, names, new_game, place, ruleset, tile, trophy_name
+from bc_helpers import (
+    colours,
+    force_cubes,
+    force_trophy,
+    move,
+    names,
+    new_game,
+    place,
+    ruleset,
+    tile,
+    trophy_name,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_bc_properties import colour_limits, conserved, ended_by_the_rules, playout
