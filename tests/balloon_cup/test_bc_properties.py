@@ -50,6 +50,8 @@ def conserved(g: Game) -> None:
 
 
 def no_peeking(g: Game) -> None:
+    spectator = g.view(None)["zones"]
+    assert set(spectator["hand[0]"]) == {"count"} == set(spectator["hand[1]"])
     for seat in (0, 1):
         other = names(g, f"hand[{1 - seat}]")
         v = g.view(seat)
