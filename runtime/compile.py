@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ import attrs
 from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
+from runtime import codegen
 from runtime.values import Comp, Ent, ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -80,6 +82,7 @@ class Callable_:
     body: Any  # expression closure for fn, list of statement closures for proc
     is_proc: bool
     span: A.Span | None
+    py: Any = None  # the generated Python function `f(st, *args)` of a fn (runtime.codegen)
 
 
 @attrs.define
@@ -92,6 +95,8 @@ class MoveCode:
     requires: list[list[tuple[Fn, Fn, A.Require]]]  # index k: requires needing binders[:k]
     body: list[tuple[Fn, A.Node]]
     nslots: int
+    # generated legal-move search `f(st, first_only) -> [bound tuple]` (runtime.codegen), or None
+    search: Any = None
 
     @property
     def name(self) -> str:
@@ -109,6 +114,7 @@ class TriggerCode:
     body: list[Fn]
     nslots: int
     deps: frozenset[str]
+    search: Any = None  # generated `f(st, True) -> [first bound tuple]` or None
 
 
 @attrs.define
@@ -148,6 +154,8 @@ class Compiler:
         self.rs = rs
         self.callables: dict[str, Callable_] = {}
         self.fn_decls = {f.name: f for f in rs.fns}
+        self.pyfns: dict[str, Any] = {}
+        self.source = ""
         self.proc_decls = {p.name: p for p in rs.procs}
         self.recursive = _recursive_fns(rs)
         self.enum_values = {v: e.name for e in rs.enums for v in e.values}
@@ -195,6 +203,8 @@ class Compiler:
             ent_zone_inits[ent.name] = [(z, self.closed(z.init, params) if z.init is not None else None) for z in ent.zones]
         setup_sc = Scope()
         setup = [(self.stmt(s, setup_sc), s) for s in rs.setup.body] if rs.setup else []
+        triggers = [self.trigger(t) for t in rs.triggers]
+        self._generate(moves, triggers)
         return Program(
             rs=rs,
             consts=[(c.name, self.closed(c.value)) for c in rs.consts],
@@ -208,7 +218,7 @@ class Compiler:
             callables=self.callables,
             moves=moves,
             moves_by_step=by_step,
-            triggers=[self.trigger(t) for t in rs.triggers],
+            triggers=triggers,
             setup=setup,
             steps={s.name: s for s in rs.steps},
             then=then,
@@ -217,6 +227,27 @@ class Compiler:
             option_defaults=[(o, self.closed(o.default)) for o in rs.options],
             setup_slots=setup_sc.size,
         )
+
+    def _generate(self, moves: list[MoveCode], triggers: list[TriggerCode]) -> None:
+        """Python source for functions, legal-move searches and trigger searches (the hot
+        paths); if some construct cannot be generated, the closures stay in charge."""
+        if os.environ.get("LUDEX_NO_CODEGEN"):  # closures only: for comparisons and benchmarks
+            return
+        try:
+            ns = codegen.compile_module(
+                self.rs, [(m.decl, [[r.cond for _c, _r, r in g] for g in m.requires]) for m in moves], [t.decl for t in triggers]
+            )
+        except codegen.CodegenError:
+            return
+        for i, m in enumerate(moves):
+            m.search = ns[f"M_{i}"]
+        for i, t in enumerate(triggers):
+            t.search = ns[f"T_{i}"]
+        for f in self.rs.fns:
+            py = ns[f"F_{f.name}"]
+            self.pyfns[f.name] = py
+            self.callables[f.name].py = py
+        self.source = ns["__source__"]
 
     def closed(self, node: A.Node, params: list[str] = ()) -> Fn:  # type: ignore[assignment]
         """A top-level expression: `f(st, args)` with its own env (args fill the first slots)."""
@@ -619,7 +650,16 @@ class Compiler:
         allargs = args + [v for _, v in kwargs]
         fdecl = self.fn_decls.get(name)
         if fdecl is not None and name not in self.recursive and len(allargs) == len(fdecl.params):
-            return self._inline(fdecl, allargs, sc)
+            inline = self._inline(fdecl, allargs, sc)
+            pyfns = self.pyfns
+
+            def call_fn(st, env):
+                py = pyfns.get(name)  # the generated function, once codegen has run
+                if py is None:
+                    return inline(st, env)
+                return py(st, *[a(st, env) for a in allargs])
+
+            return call_fn
 
         def call(st, env):
             c = callables[name]

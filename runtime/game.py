@@ -241,6 +241,8 @@ class Game:
         """Bindings of `mc`'s parameters that pass its requires; each require is checked as
         soon as the parameters it names are bound, so the search prunes early."""
         st = self.st
+        if mc.search is not None:
+            return mc.search(st, first_only)
         env: list = [None] * mc.nslots
         for cond, _r, _d in mc.requires[0]:
             if not cond(st, env):
@@ -430,6 +432,13 @@ class Game:
         raise RuleError(f"triggers fired {TRIGGER_LIMIT} times in a row: some trigger's condition stays true", None)
 
     def _trigger_binding(self, tc: Any, env: list, k: int) -> bool:
+        if tc.search is not None:
+            found = tc.search(self.st, True)
+            if not found:
+                return False
+            for (_n, slot, _d), v in zip(tc.binders, found[0]):
+                env[slot] = v
+            return True
         if k == len(tc.binders):
             return bool(tc.cond(self.st, env))
         _name, slot, dom = tc.binders[k]
