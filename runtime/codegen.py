@@ -269,9 +269,9 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     for i, (m, groups) in enumerate(moves):
         src.append(gen.search_source(f"M_{i}", m.params, groups, False))
     for i, t in enumerate(triggers):
-        groups: list[list[A.Node]] = [[] for _ in range(len(t.params) + 1)]
-        groups[-1].append(t.cond)
-        src.append(gen.search_source(f"T_{i}", t.params, groups, True))
+        conds: list[list[A.Node]] = [[] for _ in range(len(t.params) + 1)]
+        conds[-1].append(t.cond)
+        src.append(gen.search_source(f"T_{i}", t.params, conds, True))
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
     ns.update(gen.consts)
