@@ -18,9 +18,8 @@ from bc_helpers import (
 from runtime import IllegalMove
 
 
-def _tile1_flight(g, winner=0):
+def _tile1_flight(g):
     """Seat 0 places red-3, seat 1 red-5 on plains tile 1: seat 0 wins one red cube."""
-    assert winner == 0
     place(g, 0, "red-3", 1, 0)
     place(g, 1, "red-5", 1, 1)
     assert g.decision().step == "winner_claims" and g.decision().seats == (0,)
