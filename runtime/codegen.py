@@ -79,6 +79,18 @@ class Gen:
         self.ctors = {c.name for c in rs.component_types} | {e.name for e in rs.entity_types}
         self.counter = itertools.count()
         self.consts: dict[str, Any] = {}
+        # static shapes, so zones are read as `Z[ref.idx]` without a helper call
+        self.global_zones = {z.name: z.per_seat for z in rs.zones}
+        members: dict[str, set[bool]] = {}
+        others: set[str] = set()
+        for e in rs.entity_types:
+            for z in e.zones:
+                members.setdefault(z.name, set()).add(z.per_seat)
+            others |= {f.name for f in e.fields} | {v.name for v in e.vars}
+        for c in rs.component_types:
+            others |= {f.name for f in c.fields}
+        self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
+        self.lists = {c.name for c in rs.component_sets} | {e.name for e in rs.entity_sets}
 
     def fresh(self, name: str) -> str:
         return f"v{next(self.counter)}_{name}"
@@ -87,6 +99,32 @@ class Gen:
         key = f"K{len(self.consts)}"
         self.consts[key] = value
         return key
+
+    def shape(self, n: A.Node, env: dict[str, str]) -> str | None:
+        """"zone" (a ZoneRef), "zones" (a per-seat list of them), "list" (a Python list) or None."""
+        if n.op == "name" and n.args[0] not in env:
+            name = n.args[0]
+            if name in self.global_zones:
+                return "zones" if self.global_zones[name] else "zone"
+            if name in self.lists or name in self.enum_types or name == "seats":
+                return "list"
+            return None
+        if n.op == "attr" and n.args[1] in self.member_zones:
+            return "zones" if self.member_zones[n.args[1]] else "zone"
+        if n.op == "index" and self.shape(n.args[0], env) == "zones":
+            return "zone"
+        if n.op in ("where", "range", "list_lit", "list_comp"):
+            return "list"
+        return None
+
+    def items(self, n: A.Node, env: dict[str, str]) -> str:
+        """Python text iterating the elements of collection `n`."""
+        shape = self.shape(n, env)
+        if shape == "zone":
+            return f"Z[{self.ex(n, env)}.idx]"
+        if shape == "list":
+            return self.ex(n, env)
+        return f"ITEMS(st, {self.ex(n, env)})"
 
     # ---- expressions: DSL node -> Python expression text; `env` maps DSL locals to Python names ----
     def ex(self, n: A.Node, env: dict[str, str]) -> str:
@@ -124,6 +162,11 @@ class Gen:
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
+        shape = self.shape(obj, env)
+        if shape == "zones" or shape == "list":
+            return f"{self.ex(obj, env)}[{self.ex(idx, env)}]"
+        if shape == "zone":
+            return f"Z[{self.ex(obj, env)}.idx][{self.ex(idx, env)}]"
         return f"IX(st, {self.ex(obj, env)}, {self.ex(idx, env)})"
 
     def ex_binop(self, n, env, op, x, y):
@@ -144,10 +187,10 @@ class Gen:
         return f"(not {self.ex(x, env)})"
 
     def ex_in_(self, n, env, x, y):
-        return f"({self.ex(x, env)} in ITEMS(st, {self.ex(y, env)}))"
+        return f"({self.ex(x, env)} in {self.items(y, env)})"
 
     def ex_not_in(self, n, env, x, y):
-        return f"({self.ex(x, env)} not in ITEMS(st, {self.ex(y, env)}))"
+        return f"({self.ex(x, env)} not in {self.items(y, env)})"
 
     def ex_neg(self, n, env, x):
         return f"(-{self.ex(x, env)})"
@@ -158,7 +201,7 @@ class Gen:
     def ex_where(self, n, env, src, cond):
         v = self.fresh("it")
         c = self.ex(cond, {**env, "$it": v})
-        return f"[{v} for {v} in ITEMS(st, {self.ex(src, env)}) if {c}]"
+        return f"[{v} for {v} in {self.items(src, env)} if {c}]"
 
     def ex_if_expr(self, n, env, *parts):
         out = self.ex(parts[-1], env)
@@ -181,10 +224,10 @@ class Gen:
         parts = []
         for f in fors:
             name, iterable, cond = f.args
-            it = self.ex(iterable, inner)
+            it = self.items(iterable, inner)
             v = self.fresh(name)
             inner[name] = v
-            parts.append(f"for {v} in ITEMS(st, {it})")
+            parts.append(f"for {v} in {it}")
             if cond is not None:
                 parts.append(f"if {self.ex(cond, inner)}")
         return " ".join(parts), inner
@@ -219,9 +262,9 @@ class Gen:
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
             src, cond = pos[0].args
             v = self.fresh("it")
-            return f"sum(1 for {v} in ITEMS(st, {self.ex(src, env)}) if {self.ex(cond, {**env, '$it': v})})"
+            return f"sum(1 for {v} in {self.items(src, env)} if {self.ex(cond, {**env, '$it': v})})"
         if name in ("size", "count", "len") and len(pos) == 1:
-            return f"len(ITEMS(st, {self.ex(pos[0], env)}))"
+            return f"len({self.items(pos[0], env)})"
         if name in B.FUNCS:
             return f"FUNCS[{name!r}](st" + "".join(", " + self.ex(a, env) for a in pos) + ")"
         raise CodegenError(f"unknown function {name}")
@@ -230,13 +273,13 @@ class Gen:
     def fn_source(self, f: A.FnDecl) -> str:
         env = {p.name: self.fresh(p.name) for p in f.params}
         params = "".join(", " + env[p.name] for p in f.params)
-        return f"def F_{f.name}(st{params}):\n    G = st.g\n    return {self.ex(f.body, env)}\n"
+        return f"def F_{f.name}(st{params}):\n    G = st.g\n    Z = st.zones\n    return {self.ex(f.body, env)}\n"
 
     def search_source(self, fname: str, binders: tuple[A.Binder, ...], groups: list[list[A.Node]],
                       first_only: bool) -> str:
         """Nested loops over `binders`; `groups[k]` are conditions needing binders[:k]; yields
         the bound tuple of every combination that passes (or only the first)."""
-        lines = [f"def {fname}(st, first_only=False):", "    G = st.g", "    out = []"]
+        lines = [f"def {fname}(st, first_only=False):", "    G = st.g", "    Z = st.zones", "    out = []"]
         env: dict[str, str] = {}
         indent = "    "
         for cond in groups[0]:
@@ -244,10 +287,10 @@ class Gen:
         names = []
         for k, b in enumerate(binders):
             v = self.fresh(b.name)
-            dom = self.ex(b.domain, env)
+            dom = self.items(b.domain, env)
             env = {**env, b.name: v}
             names.append(v)
-            lines.append(f"{indent}for {v} in ITEMS(st, {dom}):")
+            lines.append(f"{indent}for {v} in {dom}:")
             indent += "    "
             for cond in groups[k + 1]:
                 lines.append(f"{indent}if not ({self.ex(cond, env)}): continue")
