@@ -28,7 +28,7 @@ BUILTINS: dict[str, tuple[int, int, str | None]] = {
     "completions": (3, 3, "list:list:any"),
     "any_completion": (4, 6, "bool"),
     "best_completion": (4, 6, "any"),
-    "expand": (2, 2, "list:list:any"),
+    "expand": (2, 3, "list:list:any"),
 }
 GEN_BUILTINS = {"any": "bool", "all": "bool", "sum": "int", "count": "int", "min": "any", "max": "any", "list": "list:any",
                 "distinct": "list:any", "argmax": "any", "argmin": "any"}

@@ -4,7 +4,7 @@ the alternatives each element may stand for.
     completions(partial, pool, size)              lazy: every `partial + c`, c a size-(size-|partial|) combination of pool
     any_completion(partial, pool, size, pred, viable, args)   is some completion accepted by `pred`?
     best_completion(partial, pool, size, key, bound, args)    the largest `key` of any completion (or none)
-    expand(items, alternatives)                   lazy: every choice of one alternative per item (cartesian product)
+    expand(items, alternatives, args)             lazy: every choice of one alternative per item (cartesian product)
 
 `pred`, `viable`, `key`, `bound` and `alternatives` name functions of the ruleset (as text, e.g.
 `"beats"`); each is called with the candidate list first, then the elements of `args`:
@@ -123,12 +123,13 @@ def best_completion(st: Any, partial: Any, pool: Any, size: int, key: str, bound
     return best[0]
 
 
-def expand(st: Any, items: Any, alternatives: str) -> Iterator[list[Any]]:
-    """Every way to replace each element of `items` by one of `alternatives(element)`, as new
-    lists, lazily (the cartesian product, first element varying slowest). An element with no
-    alternatives yields nothing."""
-    alt = ruleset_fn(st, alternatives, 1)
-    choices = [list(st.items(alt(x))) for x in st.items(items)]
+def expand(st: Any, items: Any, alternatives: str, args: Any = None) -> Iterator[list[Any]]:
+    """Every way to replace each element of `items` by one of `alternatives(element, *args)`,
+    as new lists, lazily (the cartesian product, first element varying slowest). An element
+    with no alternatives yields nothing."""
+    extra = _args(st, args)
+    alt = ruleset_fn(st, alternatives, 1 + len(extra))
+    choices = [list(st.items(alt(x, *extra))) for x in st.items(items)]
     return (list(combo) for combo in itertools.product(*choices))
 
 

@@ -136,3 +136,5 @@ def test_expand_is_the_cartesian_product() -> None:
     assert list(expand(st, [1, 2], "alts")) == [[1, 2], [1, -2], [-1, 2], [-1, -2]]
     assert list(expand(st, [1, 0], "alts")) == []
     assert list(expand(st, [], "alts")) == [[]]
+    st = Fake(scaled=lambda x, k: [x, k * x])
+    assert list(expand(st, [1, 2], "scaled", [10])) == [[1, 2], [1, 20], [10, 2], [10, 20]]
