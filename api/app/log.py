@@ -26,7 +26,7 @@ from api.app.rules import PinnedRulesMismatch, Rules
 from api.store.chain import first_broken_link, sha256_hex
 
 LOG_FORMAT = "ludex-log/1"
-RUNTIME_KINDS = ("move", "chance")
+RUNTIME_KINDS = ("move", "chance", "show")  # runtime.Event kinds; "reveal" is the seed reveal
 HEADER_FIELDS = ("ruleset", "variants", "options", "seats", "content_hash", "sources", "seed_commitment")
 
 

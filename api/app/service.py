@@ -196,7 +196,8 @@ class GameService:
         """Apply `move` (`{name, args}`, as listed by `legal_moves`) for the token's seat if the game is still at
         `expected_version`; acknowledged only once its events are committed.
 
-        Returns `{game_id, version, events (as the caller sees them), terminal, outcome}`.
+        Returns `{game_id, version, events (as the caller sees them), decision (who acts
+        next), terminal, outcome}`.
         Raises Unauthenticated (no or bad token), Forbidden (`wrong_seat` if `seat` is given
         and is not the token's, `not_your_turn`), Conflict (`stale_version` with
         `current_version`, `game_over`), IllegalMoveError (the rule's `require` as reason),
@@ -256,6 +257,7 @@ class GameService:
                 "game_id": game_id,
                 "version": live.version,
                 "events": [self._render(live, e, token_seat) for e in stored],
+                "decision": _decision(live.game),
                 "terminal": bool(live.game.terminal),
                 "outcome": _outcome(live.game),
             }

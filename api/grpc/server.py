@@ -190,6 +190,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             game_id=result["game_id"],
             version=result["version"],
             events=[event_to_pb(e) for e in result["events"]],
+            decision_json=json.dumps(result["decision"]),
             terminal=result["terminal"],
             outcome_json=json.dumps(result["outcome"]),
         )

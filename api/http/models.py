@@ -88,6 +88,7 @@ class MoveOut(BaseModel):
     game_id: str
     version: int
     events: list[dict[str, Any]]
+    decision: dict[str, Any] = Field(description="Who acts next: {step, seats, terminal}.")
     terminal: bool
     outcome: dict[str, Any] | None
 
