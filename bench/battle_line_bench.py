@@ -5,7 +5,8 @@ ranges over completions with three of the ~57 unseen troops, or four with Mud).
 - playouts: seeded random legal games of `rulesets/battle_line` (and each variant), as
   `ludex simulate` plays them; wall and CPU seconds, playouts/s and plies/s.
 - claim proof: for many complete formations of seat 0 at flag 1 (every wedge, every phalanx,
-  random others; with and without Mud and Fog; with a Leader) against an empty side, times
+  random others; with and without Mud and Fog; with a Leader) against an empty side (and a
+  few against a side holding only a Leader or Companion Cavalry), times
   the ruleset's `provable(flag1, 0)`, i.e. `any_completion(...)` with the ruleset's pruning
   function, and reports the slowest, the mean, and for the slowest case the time of a blind
   enumeration (`all(... for c in completions(...))` evaluated without pruning) for comparison.
@@ -140,6 +141,14 @@ def main() -> None:
         print(f"  {dt * 1000:8.2f} ms  {'+'.join(mine)} {'with ' + '+'.join(env) if env else ''} -> "
               f"{'provable' if ok else 'not provable'}")
     print(f"WORST-CASE CLAIM PROOF: {times[0][0] * 1000:.1f} ms")
+    print("against a side holding only morale tactics (E-BL1: they count with their full range):")
+    for mine, theirs in ((["red-8", "red-9", "red-10"], ["alexander"]), (["red-8", "red-9", "red-10"], ["companion_cavalry"]),
+                         (["red-5", "red-6", "red-7"], ["alexander"])):
+        g = proof_position(rs, mine, [])
+        comps = {c.name: c for c in g.st.comps}
+        g.st.move_items([comps[n] for n in theirs], next(z for z in g.st.zone_refs if z.key == "flag1.side[1]"))
+        dt, ok = time_proof(g, repeat=2)
+        print(f"  {dt * 1000:8.2f} ms  {'+'.join(mine)} against {'+'.join(theirs)} -> {'provable' if ok else 'not provable'}")
     three = next((t for t in times if not t[2] and t[3]), None)
     if three is not None:
         dt, mine, env, ok = three
