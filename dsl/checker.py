@@ -56,7 +56,11 @@ class Checker:
         self.decls = decls
         self.by_kind: dict[str, dict[str, Any]] = {}
         for d in decls:
-            self.by_kind.setdefault(d.kind, {})[d.name] = d
+            kind = self.by_kind.setdefault(d.kind, {})
+            if d.name in kind and d.kind not in ("seats", "setup"):
+                first = kind[d.name].span
+                rep.error(d.span, f"{d.kind} '{d.name}' is declared twice", f"the first is at {first}" if first else "")
+            kind.setdefault(d.name, d)
         self.enum_values: dict[str, str] = {}
         for e in self.of("enum"):
             for v in e.values:
@@ -139,7 +143,10 @@ class Checker:
 
     def _decl_option(self, d: A.OptionDecl) -> None:
         self.check_type_ref(d.type, d.span)
-        self.expr(d.default, {})
+        t = self.expr(d.default, {})
+        want = self.type_of(d.type)
+        if not compatible(want, t) or (t == "none" and not d.type.optional):
+            self.rep.error(d.default.span or d.span, f"type mismatch: option '{d.name}' is {d.type} but defaults to {pretty(t)}")
 
     def _decl_const(self, d: A.ConstDecl) -> None:
         self.expr(d.value, {})
@@ -158,7 +165,9 @@ class Checker:
             self.rep.error(d.span, f"zone '{d.name}' holds unknown component type '{d.holds}'",
                            did_you_mean(d.holds, self.by_kind.get("component", {})))
         if d.init is not None:
-            self.expr(d.init, scope or {})
+            t = self.expr(d.init, scope or {})
+            if not compatible(f"list:comp:{d.holds}", t):
+                self.rep.error(d.init.span or d.span, f"type mismatch: zone '{d.name}' holds {d.holds} components, found {pretty(t)}")
             if d.per_seat and not (d.init.op == "list_lit" and not d.init.args):
                 self.rep.error(d.init.span or d.span, f"per-seat zone '{d.name}' starts empty",
                                "write `= []` and deal to it in `setup`")
@@ -204,10 +213,17 @@ class Checker:
             if d.then.args[1] is not None:
                 self.expect(d.then.args[1], {}, "seat")
 
+    def iterable(self, e: A.Node, scope: dict[str, str]) -> str:
+        """Checks that `e` is a collection (list, zone or map); returns its type."""
+        t = self.expr(e, scope)
+        if t in ("int", "bool", "str", "seat", "step") or t.startswith(("enum:", "comp:", "ent:")):
+            self.rep.error(e.span, f"type mismatch: expected a list, a zone or a map to go through, found {pretty(t)}")
+        return t
+
     def _binders(self, binders: tuple[A.Binder, ...], scope: dict[str, str]) -> dict[str, str]:
         scope = dict(scope)
         for b in binders:
-            t = self.expr(b.domain, scope)
+            t = self.iterable(b.domain, scope)
             scope[b.name] = elem(t)
         return scope
 
@@ -295,7 +311,7 @@ class Checker:
                 self.block(parts[1], scope)
                 parts = parts[2:]
         elif op == "for_stmt":
-            t = self.expr(a[1], scope)
+            t = self.iterable(a[1], scope)
             self.block(a[2], {**scope, a[0]: elem(t)})
         elif op == "while_stmt":
             self.expect(a[0], scope, "bool")
@@ -312,8 +328,9 @@ class Checker:
             self.expect(a[0], scope, "seat")
         elif op == "end_game_stmt":
             oc = a[0]
+            want = {"outcome_win": "seat", "outcome_team": "int"}.get(oc.op, "any")
             if oc.args:
-                self.expr(oc.args[0], scope)
+                self.expect(oc.args[0], scope, want)
             self.expr(a[1], scope)
         elif op in ("reveal_stmt",):
             self.expect_zone(a[0], scope)
@@ -474,7 +491,7 @@ class Checker:
             fors = a[2] if op == "gen_call" else a[1]
             for f in fors:
                 name, iterable, cond = f.args
-                inner[name] = elem(self.expr(iterable, inner))
+                inner[name] = elem(self.iterable(iterable, inner))
                 if cond is not None:
                     self.expect(cond, inner, "bool")
             if op == "list_comp":

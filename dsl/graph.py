@@ -33,6 +33,14 @@ def _targets(body: Any, rs: Ruleset, first: str, seen: set[str] | None = None) -
     return out
 
 
+def _always_moves_on(body: tuple[A.Node, ...]) -> bool:
+    """Whether a body changes step on every path (a top-level goto, turn, end turn or end game)."""
+    return any(n.op in ("goto_stmt", "turn_stmt", "end_turn_stmt", "end_game_stmt") for n in body) or any(
+        n.op == "if_stmt" and len(n.args) % 2 == 1 and all(_always_moves_on(b) for b in n.args[1::2] + (n.args[-1],))
+        for n in body
+    )
+
+
 def edges(rs: Ruleset) -> list[tuple[str, str, str]]:
     """(from step, to step or "END", label) triples, sorted."""
     first = rs.steps[0].name if rs.steps else ""
@@ -42,7 +50,7 @@ def edges(rs: Ruleset) -> list[tuple[str, str, str]]:
         for s in m.steps:
             step = next(x for x in rs.steps if x.name == s)
             dests = set(targets)
-            if not ({t for t in targets if t != "END"}):
+            if not _always_moves_on(m.body):  # some path keeps the step's own `then`
                 then = step.then
                 if then.op == "then_end_turn":
                     dests.add(first)

@@ -873,7 +873,7 @@ class Compiler:
 
     def st_reveal_stmt(self, n, sc, zone):
         z = self.ex(zone, sc)
-        return lambda st, env: st.reveal(z(st, env))
+        return lambda st, env: st.reveal(z(st, env), n.span)
 
     def st_mark_stmt(self, n, sc, what, value):
         w, v = self.ex(what, sc), self.ex(value, sc)

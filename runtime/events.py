@@ -19,7 +19,8 @@ class Event:
     """One step of a game's history.
 
     - `ply`: the event's 0-based position in the game's event list.
-    - `kind`: "move" (a seat's decision) or "chance" (a chance node's outcome).
+    - `kind`: "move" (a seat's decision), "chance" (a chance node's outcome) or "show"
+      (a `reveal` effect showed `zone`'s components, `outcome`, to everyone).
     - `rule`, `source`: the rule that produced it and its `file:line`.
     - move events: `seat`, `move` (name), `args` (canonical: components by name),
       `refs` (for component arguments some seat could not see: their slot reference, e.g.

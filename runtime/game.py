@@ -470,11 +470,9 @@ class Game:
             st.current = (st.current + 1) % st.nseats
             st.actor = st.current
             st.step = prog.first_step
-            st.reveals.clear()
         elif flow[0] == "turn":
             st.current = st.actor = flow[1]
             st.step = prog.first_step
-            st.reveals.clear()
 
     # ---- views and hashing ----
     def view(self, seat: int | None = None) -> dict[str, Any]:

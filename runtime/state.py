@@ -196,9 +196,15 @@ class State:
         self.outcome = out
         raise GameEnded()
 
-    def reveal(self, z: ZoneRef) -> None:
+    def reveal(self, z: ZoneRef, span: Any = None) -> None:
+        """Show a zone's contents to everyone: a public `reveal` event, and the latest reveal of
+        each zone stays in every view (with the event's ply) until the zone is revealed again."""
         self.dirty.add("reveals")
-        self.reveals.append({"zone": z.key, "by": self.actor, "components": [c.name for c in self.zones[z.idx]]})
+        names = [c.name for c in self.zones[z.idx]]
+        ply = len(self.events)
+        self.reveals = [r for r in self.reveals if r["zone"] != z.key]
+        self.reveals.append({"zone": z.key, "by": self.actor, "ply": ply, "components": names})
+        self.events.append(Event(ply, "show", self.rule, _src(span), seat=self.actor, zone=z.key, outcome=names))
 
     def mark(self, c: Comp, value: Any) -> None:
         self.dirty.update(("marks", "has_mark"))

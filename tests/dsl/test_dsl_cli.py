@@ -124,9 +124,6 @@ def test_graph_with_a_variant_adds_its_moves():
     assert ": wind" not in ludex("graph", "balloon_cup").stdout
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: dsl.graph drops a move's fall-through when its goto is conditional: "
-                   "discard_card only does `goto after_exchange` when the last declared card is discarded, otherwise "
-                   "it stays at exchange_discard, but the graph has no exchange_discard -> exchange_discard edge")
 def test_graph_shows_that_discard_card_can_stay_in_exchange_discard():
     es = edges(load_ruleset("balloon_cup"))
     assert ("exchange_discard", "exchange_discard", "discard_card") in es
