@@ -246,7 +246,7 @@ class Gen:
         if fname in ("any", "all", "sum"):
             return f"{fname}({e} {clause})"
         if fname == "count":
-            return f"sum(1 {clause} if {e})"
+            return f"len([1 {clause} if {e}])"
         return f"FUNCS[{fname!r}](st, [{e} {clause}])"
 
     def ex_call(self, n, env, name, pos, kw):
@@ -262,7 +262,8 @@ class Gen:
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
             src, cond = pos[0].args
             v = self.fresh("it")
-            return f"sum(1 for {v} in {self.items(src, env)} if {self.ex(cond, {**env, '$it': v})})"
+            # a list comprehension's len beats sum() over a generator on the small zones of games
+            return f"len([1 for {v} in {self.items(src, env)} if {self.ex(cond, {**env, '$it': v})}])"
         if name in ("size", "count", "len") and len(pos) == 1:
             return f"len({self.items(pos[0], env)})"
         if name in B.FUNCS:
@@ -273,7 +274,8 @@ class Gen:
     def fn_source(self, f: A.FnDecl) -> str:
         env = {p.name: self.fresh(p.name) for p in f.params}
         params = "".join(", " + env[p.name] for p in f.params)
-        return f"def F_{f.name}(st{params}):\n    G = st.g\n    Z = st.zones\n    return {self.ex(f.body, env)}\n"
+        body = self.ex(f.body, env)
+        return f"def F_{f.name}(st{params}):\n{_prologue(body)}    return {body}\n"
 
     def search_source(self, fname: str, binders: tuple[A.Binder, ...], groups: list[list[A.Node]],
                       first_only: bool) -> str:
@@ -299,7 +301,18 @@ class Gen:
         lines.append(f"{indent}if first_only: return out")
         lines.append("    return out")
         del first_only
-        return "\n".join(lines) + "\n"
+        text = "\n".join(lines[4:])
+        return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
+
+
+def _prologue(body: str) -> str:
+    """Local aliases a generated body uses (`G` globals, `Z` zones), and no others."""
+    out = ""
+    if "G[" in body:
+        out += "    G = st.g\n"
+    if "Z[" in body:
+        out += "    Z = st.zones\n"
+    return out
 
 
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],

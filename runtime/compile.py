@@ -778,6 +778,7 @@ class Compiler:
         changed = self._changed_name(target)
 
         def put(st, env, v):
+            st.version += 1
             st.dirty.add(changed)
             put0(st, env, v)
 
@@ -793,6 +794,7 @@ class Compiler:
         changed = self._changed_name(target)
 
         def put(st, env, v):
+            st.version += 1
             st.dirty.add(changed)
             put0(st, env, v)
 

@@ -62,7 +62,7 @@ class Decision:
     stuck: bool = False
 
 
-@attrs.frozen
+@attrs.define(slots=True)
 class Move:
     """A move as clients send it: the move's name and its arguments (JSON values).
 
@@ -93,6 +93,7 @@ class Game:
     def __init__(self, prog: Program, st: State):
         self.prog = prog
         self.st = st
+        self._legal_cache: tuple | None = None
         st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
 
     # ---- creation ----
@@ -203,14 +204,25 @@ class Game:
         st = self.st
         if st.terminal:
             return Decision(st.step, (), True)
-        stuck = not self._any_legal()
+        stuck = not self.legal_moves(st.actor)
         return Decision(st.step, () if stuck else (st.actor,), False, stuck)
 
     def legal_moves(self, seat: int) -> list[Move]:
-        """Every legal move of `seat` now (empty when it is not that seat's decision)."""
+        """Every legal move of `seat` now (empty when it is not that seat's decision).
+
+        The list is computed once per state version (a new list object each call)."""
         st = self.st
         if st.terminal or seat != st.actor:
             return []
+        cached = self._legal_cache
+        if cached is not None and cached[0] == st.version and cached[1] is st:
+            return list(cached[2])
+        moves = self._legal_moves(seat)
+        self._legal_cache = (st.version, st, moves)
+        return list(moves)
+
+    def _legal_moves(self, seat: int) -> list[Move]:
+        st = self.st
         found: list[tuple[MoveCode, tuple]] = []
         forced_seen = False
         plain_seen = False
@@ -279,7 +291,13 @@ class Game:
         return out
 
     def _to_move(self, mc: MoveCode, binding: tuple, seat: int) -> Move:
-        args = {name: self._encode_for(v, seat) for (name, _s, _d), v in zip(mc.binders, binding)}
+        args = {}
+        for (name, _s, _d), v in zip(mc.binders, binding):
+            cls = v.__class__
+            if cls is int or cls is str:
+                args[name] = v
+            else:
+                args[name] = self._encode_for(v, seat)
         return Move(mc.name, args, binding, self.st.version, self.st)
 
     def _encode_for(self, v: Any, viewer: int | None) -> Any:
@@ -452,6 +470,7 @@ class Game:
         st, prog = self.st, self.prog
         flow = st.flow
         st.flow = None
+        st.version += 1
         st.dirty.update(("step", "actor", "current"))
         if flow is None:
             then = prog.steps[st.step].then if st.step in prog.steps else None

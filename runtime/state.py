@@ -112,6 +112,7 @@ class State:
         else:
             items = list(what)
         target = self.zones[dest.idx]
+        self.version += 1  # every change bumps the version: cached legal moves go stale
         dirty = self.dirty
         dirty.add(dest.decl_name)
         for k, c in enumerate(items):
@@ -134,6 +135,7 @@ class State:
         order = self.chance.shuffle([c.name for c in items], z.key, len(self.events))
         by_name = {c.name: c for c in items}
         self.zones[z.idx] = [by_name[n] for n in order]
+        self.version += 1
         self.dirty.add(z.decl_name)
         self.record_chance("shuffle", z, order, span)
 
@@ -167,6 +169,7 @@ class State:
 
     def remove_entity(self, e: Ent) -> None:
         e.alive = False
+        self.version += 1
         self.dirty.update(e.set_names)
         for name in e.set_names:
             lst = self.g[name]
@@ -207,10 +210,12 @@ class State:
         self.events.append(Event(ply, "show", self.rule, _src(span), seat=self.actor, zone=z.key, outcome=names))
 
     def mark(self, c: Comp, value: Any) -> None:
+        self.version += 1
         self.dirty.update(("marks", "has_mark"))
         self.marks.setdefault(c.id, []).append(value)
 
     def unmark(self, c: Comp) -> None:
+        self.version += 1
         self.dirty.update(("marks", "has_mark"))
         self.marks.pop(c.id, None)
 
