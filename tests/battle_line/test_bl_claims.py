@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from bl_helpers import (COLOURS, TROOPS, apply, claimable, could_beat, finish_turn, flag, hand, names, new_game, play,
-                        put, refused, side, strength)
+from bl_helpers import (
+    COLOURS,
+    TROOPS,
+    apply,
+    claimable,
+    could_beat,
+    finish_turn,
+    flag,
+    names,
+    new_game,
+    play,
+    put,
+    refused,
+    side,
+    strength,
+)
 
 
 def unseen(g) -> list[str]:

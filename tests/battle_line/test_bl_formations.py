@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
 from bl_helpers import finish_turn, flag, names, new_game, play, refused, strength
+
 from runtime import Move
 
 # one example of each type per seat, with disjoint cards; lower types have the larger sums
@@ -33,7 +33,6 @@ def duel(a: list[str], b: list[str], first: int = 0):
     first (the other holds its last card back a turn). Returns the game right after the
     second side is completed, before that seat's claims."""
     g = new_game(hand0=a, hand1=b, avoid=[c for x, y in EXAMPLES.values() for c in x + y])
-    spare0 = iter(["purple-1", "purple-2", "purple-3"])
     order = {0: list(a), 1: list(b)}
     late = 1 - first
     filler_flag = {0: 5, 1: 6}

@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import random
 
+from bl_helpers import TACTICS, TROOPS, could_beat, names, new_game, ruleset, strength
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bl_helpers import TACTICS, TROOPS, could_beat, names, new_game, ruleset, strength
 from runtime import Game
 
 ENDINGS = {"breakthrough", "envelopment", "stalemate"}

@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
-
-from bl_helpers import (apply, claimable, finish_turn, flag, hand, names, new_game, play, put, refused, side,
-                        strength)
+from bl_helpers import (
+    apply,
+    claimable,
+    finish_turn,
+    flag,
+    hand,
+    names,
+    new_game,
+    play,
+    put,
+    refused,
+    side,
+    strength,
+)
 
 
 def test_alexander_is_the_best_card_for_the_formation() -> None:

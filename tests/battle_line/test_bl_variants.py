@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bl_helpers import TROOPS, apply, claimable, finish_turn, flag, names, new_game, play, refused, side
+
 from runtime import Move
 
 
