@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Optional
 
@@ -54,6 +55,9 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
     from api.http import create_app
     from api.store import EventStore
 
+    # The gRPC face runs service calls on the loop's default executor: size it for many
+    # concurrent calls and streams, like the HTTP face's thread pool.
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64, thread_name_prefix="ludex"))
     store = EventStore(db)
     service = GameService(store)
     service.rulesets()  # compile the bundled rulesets now, not during the first requests

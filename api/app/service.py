@@ -20,6 +20,7 @@ import json
 import secrets
 import threading
 import uuid
+import zlib
 from collections import OrderedDict
 from typing import Any, AsyncIterator, Mapping
 
@@ -42,6 +43,7 @@ from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, sh
 
 MAX_SEED_LENGTH = 256
 CACHE_SIZE = 1024
+LOCK_STRIPES = 256
 
 
 @attrs.define
@@ -76,7 +78,7 @@ class GameService:
         self.notifier = Notifier()
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
         self._cache_lock = threading.Lock()
-        self._game_locks: dict[str, threading.Lock] = {}
+        self._game_locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
 
     # -- rulesets ---------------------------------------------------------------------------
 
@@ -325,11 +327,9 @@ class GameService:
     # -- internals ---------------------------------------------------------------------------
 
     def _locked(self, game_id: str) -> threading.Lock:
-        with self._cache_lock:
-            lock = self._game_locks.get(game_id)
-            if lock is None:
-                lock = self._game_locks[game_id] = threading.Lock()
-            return lock
+        # Striped locks: bounded memory however many games pass through, and two games rarely
+        # share a stripe (when they do, they merely take turns).
+        return self._game_locks[zlib.crc32(game_id.encode("utf-8")) % len(self._game_locks)]
 
     def _remember(self, live: LiveGame) -> None:
         with self._cache_lock:
@@ -405,7 +405,8 @@ def _parse_move(move: Any) -> dict[str, Any]:
 
 def _decision(game: Any) -> dict[str, Any]:
     d = game.decision()
-    return {"step": d.step, "seats": list(d.seats), "terminal": bool(d.terminal)}
+    # `stuck`: the seat to act has no legal move (a defect in the rules, reported not hidden).
+    return {"step": d.step, "seats": list(d.seats), "terminal": bool(d.terminal), "stuck": bool(getattr(d, "stuck", False))}
 
 
 def _outcome(game: Any) -> dict[str, Any] | None:

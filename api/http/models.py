@@ -21,7 +21,7 @@ class CheckRulesetIn(_Strict):
 class CreateGameIn(_Strict):
     """A new game of a bundled ruleset."""
 
-    ruleset: str = Field(description="Name from GET /rulesets.", examples=["balloon_cup"])
+    ruleset: str = Field(description="A `name` from GET /rulesets.")
     variants: list[str] = Field(default_factory=list, description="Variant names from GET /rulesets.")
     options: dict[str, Any] = Field(default_factory=dict, description="Option values by name.")
     seats: StrictInt | None = Field(None, description="Number of seats (default: the ruleset's minimum).")
@@ -40,7 +40,16 @@ class MoveIn(_Strict):
 
 
 class SubmitMoveIn(_Strict):
-    """A move for the token's seat, valid only while the game is at `expected_version`."""
+    """A move for the token's seat, valid only while the game is at `expected_version`.
+
+    Copy one entry of GET /games/{id}/legal-moves into `move`, and its `version` into
+    `expected_version`.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"move": {"name": "play", "args": {"card": "red-3"}}, "expected_version": 12}]},
+    )
 
     move: MoveIn
     expected_version: StrictInt = Field(description="The `version` of the view the move was chosen from.")
