@@ -139,6 +139,8 @@ def export(
 
     An operator tool: reads the database directly and includes events not yet public.
     """
+    import sqlalchemy as sa
+
     from api.app import GameService, ServiceError
     from api.store import EventStore
 
@@ -147,6 +149,9 @@ def export(
         entries = GameService(store).export(game_id)
     except ServiceError as exc:
         typer.echo(exc.message, err=True)
+        raise typer.Exit(1) from exc
+    except sa.exc.SQLAlchemyError as exc:
+        typer.echo(f"cannot read the store at {_safe_url(db)}: {exc.__class__.__name__}: {getattr(exc, 'orig', None) or exc}", err=True)
         raise typer.Exit(1) from exc
     finally:
         store.dispose()

@@ -130,3 +130,27 @@ def test_cli_audit_and_replay_of_files(service, tmp_path):
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     assert run_cli("audit", str(empty)).returncode == 1
+
+
+def test_events_are_redacted_per_viewer_while_the_game_runs(service):
+    """Hanabi: a seat cannot see its own hand, so its own plays reach it as slot references."""
+    game = service.create_game("hanabi", seats=2, seed="redaction test")
+    _play(service, game, random.Random(4), moves=8)
+    assert not service.view(game["game_id"], None)["terminal"]
+    stored = service.export(game["game_id"])
+    hidden_moves = 0
+    for viewer, token in [(None, None), *enumerate(game["tokens"])]:
+        who = -1 if viewer is None else viewer
+        shown = service.events(game["game_id"], token)["events"]
+        assert [e["version"] for e in shown] == [e["version"] for e in stored]
+        for e, full in zip(shown, stored):
+            body, secret = e["body"], full["body"]
+            assert "hash" not in e and "refs" not in body and "hidden_from" not in body
+            if e["kind"] == "chance" and secret["seen_by"] is not None and viewer not in secret["seen_by"]:
+                assert body["outcome"] == [] and body["hidden"] == len(secret["outcome"])
+            if e["kind"] == "move":
+                for arg, blind in secret["hidden_from"].items():
+                    if who in blind:
+                        hidden_moves += 1
+                        assert body["args"][arg] == secret["refs"][arg] != secret["args"][arg]
+    assert hidden_moves, "no move in this game hid an argument from anyone"
