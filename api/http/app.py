@@ -10,9 +10,9 @@ seat, 404 unknown game, 409 stale version or game over, 413 body too large, 422 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, AsyncIterator
 
-from fastapi import Depends, FastAPI, Query, Request
+from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -161,17 +161,26 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         the revealed seed, and the outcome."""
         return await run(service.audit, game_id)
 
-    @app.get("/games/{game_id}/stream", tags=["log"], response_class=EventSourceResponse)
+    @app.get("/games/{game_id}/stream", tags=["log"], response_class=EventSourceResponse,
+             responses={204: {"description": "The game is over and every event was already sent."}})
     async def stream(
-        game_id: str, after: int = Query(0, ge=0), token: str | None = Depends(_token)
-    ) -> EventSourceResponse:
-        """Server-sent events: one `event` per stored event (`id` = version, `data` = the event
-        JSON as in /events), ending after the game's last event."""
-        await run_in_threadpool(service.events, game_id, token, after)  # fail fast with a status
+        game_id: str,
+        after: int = Query(0, ge=0),
+        last_event_id: str | None = Header(None, alias="Last-Event-ID"),
+        token: str | None = Depends(_token),
+    ) -> Response:
+        """Server-sent events, one message per stored event: `id` is its version and `data` the
+        event JSON as in /events. The stream ends after the game's last event. A reconnecting
+        EventSource resumes after its `Last-Event-ID`, and gets 204 (stop) once nothing is left."""
+        if last_event_id and last_event_id.isdigit():
+            after = max(after, int(last_event_id))
+        page = await run_in_threadpool(service.events, game_id, token, after)  # fail fast with a status
+        if page["finished"] and not page["events"]:
+            return Response(status_code=204)
 
-        async def publish():
+        async def publish() -> AsyncIterator[dict[str, str]]:
             async for event in service.stream(game_id, token, after):
-                yield {"event": event["kind"], "id": str(event["version"]), "data": json.dumps(event)}
+                yield {"id": str(event["version"]), "data": json.dumps(event)}
 
         return EventSourceResponse(publish(), ping=15)
 

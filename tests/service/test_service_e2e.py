@@ -203,3 +203,9 @@ def test_sse_stream_follows_a_game(server, client):
     final = client.get(f"/games/{game['game_id']}/events").json()
     assert [e["version"] for e in seen] == [e["version"] for e in final["events"]]
     assert seen[-1]["kind"] == "reveal"
+    # An EventSource reconnecting after the end is told to stop; one that missed events resumes.
+    last = str(seen[-1]["version"])
+    assert client.get(f"/games/{game['game_id']}/stream", headers={"Last-Event-ID": last}).status_code == 204
+    with client.stream("GET", f"/games/{game['game_id']}/stream", headers={"Last-Event-ID": str(int(last) - 2)}) as r:
+        ids = [line[3:].strip() for line in r.iter_lines() if line.startswith("id:")]
+    assert ids == [str(int(last) - 1), last]
