@@ -166,6 +166,12 @@ def _print_stats(s: dict) -> None:
     for k, v in s["outcomes"].items():
         t.add_row(k, str(v))
     c.print(t)
+    r = Table(title="how games ended")
+    r.add_column("reason")
+    r.add_column("games", justify="right")
+    for k, v in s["reasons"].items():
+        r.add_row(k, str(v))
+    c.print(r)
     m = Table(show_header=False)
     for k in ("plies", "mean_plies", "min_plies", "max_plies", "mean_branching", "seconds", "playouts_per_s", "plies_per_s"):
         m.add_row(k, f"{s[k]:.2f}" if isinstance(s[k], float) else str(s[k]))

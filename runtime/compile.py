@@ -312,6 +312,9 @@ class Compiler:
                     if f is not None and f.name not in seen:
                         seen.add(f.name)
                         todo.append(f.body)
+                elif n.op == "lit" and isinstance(n.args[0], str) and n.args[0] in fns and n.args[0] not in seen:
+                    seen.add(n.args[0])  # a function passed by name to a search built-in
+                    todo.append(fns[n.args[0]].body)
         return out
 
     # ---- expressions ----
