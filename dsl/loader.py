@@ -9,6 +9,7 @@ the order given; two variants that change the same rule conflict, and that is a 
 from __future__ import annotations
 
 import functools
+import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -71,11 +72,9 @@ def resolve(ruleset: str) -> Path:
 
 
 def _display_name(path: Path) -> str:
-    """A stable file name for spans: relative to the bundled root when bundled."""
-    try:
-        return str(path.resolve().relative_to(rulesets_root().resolve()))
-    except ValueError:
-        return str(path)
+    """A stable file name for spans: the path inside the bundled root when bundled."""
+    inside = os.path.relpath(path.resolve(), rulesets_root().resolve())
+    return str(path) if inside.startswith("..") else inside
 
 
 def _variant_path(game: Path, variant: str) -> Path:

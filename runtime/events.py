@@ -2,7 +2,7 @@
 
 The state of a game is the fold of its events (`runtime.Game.fold`). Each event names the
 rule that produced it (`move place`, `trigger flight`, `setup`) and the source position of
-the rule text (`balloon_cup/game.ludex:118`), so an audit can point at it. JSON goes through
+the rule text (`my_game/game.ludex:118`), so an audit can point at it. JSON goes through
 one cattrs converter, registered here and nowhere else.
 """
 
