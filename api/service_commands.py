@@ -9,11 +9,13 @@ Run standalone with `python -m api.service_commands`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 import typer
 
@@ -49,6 +51,15 @@ def _safe_url(url: str) -> str:
 
 async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
     import uvicorn
+    from sse_starlette.sse import AppStatus
+
+    class HttpServer(uvicorn.Server):
+        """uvicorn minus its own signal handling: `_serve` owns SIGINT/SIGTERM, so one signal
+        stops both faces and the process exits normally after closing the store."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
 
     from api.app import GameService
     from api.grpc.server import start_grpc_server
@@ -63,7 +74,15 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
     service.rulesets()  # compile the bundled rulesets now, not during the first requests
     grpc_server, bound = await start_grpc_server(service, host, grpc_port)
     config = uvicorn.Config(create_app(service), host=host, port=http_port, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
+    server = HttpServer(config)
+
+    def stop() -> None:
+        server.should_exit = True
+        AppStatus.should_exit = True  # ends open event streams, which would hold uvicorn open
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop)
     typer.echo(
         f"ludex: HTTP on http://{host}:{http_port} (API docs at /docs), gRPC on {host}:{bound}, "
         f"store {_safe_url(db)}",
