@@ -18,6 +18,7 @@ from typing import Any
 from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
+from runtime.state import State
 from runtime.values import ZoneRef
 
 SPECIAL_PY = {
@@ -38,16 +39,6 @@ class CodegenError(Exception):
 # ---- helpers available to generated code ----
 
 
-def _items(st: Any, x: Any) -> Any:
-    if x.__class__ is ZoneRef:
-        return st.zones[x.idx]
-    if x.__class__ is dict:
-        return list(x)
-    if x is None:
-        return ()
-    return x
-
-
 def _index(st: Any, c: Any, k: Any) -> Any:
     if c.__class__ is ZoneRef:
         return st.zones[c.idx][k]
@@ -57,14 +48,14 @@ def _index(st: Any, c: Any, k: Any) -> Any:
 def _add(st: Any, a: Any, b: Any) -> Any:
     if a.__class__ is int and b.__class__ is int:
         return a + b
-    return list(_items(st, a)) + list(_items(st, b))
+    return list(st.items(a)) + list(st.items(b))
 
 
 def _concat(st: Any, a: Any, b: Any) -> list:
-    return list(_items(st, a)) + list(_items(st, b))
+    return list(st.items(a)) + list(st.items(b))
 
 
-HELPERS = {"ITEMS": _items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS}
+HELPERS = {"ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS}
 
 
 class Gen:
