@@ -7,7 +7,6 @@ Nothing re-walks the syntax tree while a game runs (the interpreter's speed targ
 
 from __future__ import annotations
 
-import functools
 import itertools
 import os
 from collections.abc import Callable
@@ -143,10 +142,19 @@ class Program:
     setup_slots: int
 
 
-@functools.lru_cache(maxsize=32)
+_PROGRAMS: dict[str, Program] = {}
+
+
 def program_for(rs: Ruleset) -> Program:
-    """The compiled program of a ruleset (cached: compiled once per IR)."""
-    return Compiler(rs).program()
+    """The compiled program of a ruleset, compiled once per IR and cached by its content hash
+    (hashing the frozen IR itself on every new game would walk the whole tree)."""
+    key = rs.content_hash or str(hash(rs))
+    prog = _PROGRAMS.get(key)
+    if prog is None:
+        if len(_PROGRAMS) >= 64:
+            _PROGRAMS.pop(next(iter(_PROGRAMS)))
+        prog = _PROGRAMS[key] = Compiler(rs).program()
+    return prog
 
 
 class Compiler:
