@@ -6,7 +6,7 @@ per line when exported), versions counting from 1:
 - version 1, kind `header`: `{format, game_id, ruleset, variants, options, seats, content_hash,
   sources: [[file, text], ...], sources_hash, seed_commitment, created_at}`. `seed_commitment` is the hex
   SHA-256 of the game's secret seed.
-- kinds `move` and `chance`: the runtime's events (`runtime.event_to_dict`), in order.
+- kinds `move`, `chance` and `show` (RUNTIME_KINDS): the runtime's events (`runtime.event_to_dict`), in order.
 - last, once the game is over, kind `reveal`: `{seed, outcome}`.
 
 The audit needs nothing but the log: it checks the hash chain, that the pinned rule text
@@ -24,6 +24,7 @@ import attrs
 
 from api.app.rules import PinnedRulesMismatch, Rules
 from api.store.chain import first_broken_link, sha256_hex
+from runtime import Game, IllegalMove, ImpossibleOutcome, LogMismatch, event_from_dict
 
 LOG_FORMAT = "ludex-log/1"
 RUNTIME_KINDS = ("move", "chance", "show")  # runtime.Event kinds; "reveal" is the seed reveal
@@ -78,7 +79,7 @@ def header_of(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def runtime_events(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Bodies of the move and chance entries, in log order."""
+    """Bodies of the runtime events (RUNTIME_KINDS), in log order."""
     return [e["body"] for e in entries if e.get("kind") in RUNTIME_KINDS]
 
 
@@ -114,8 +115,6 @@ def compile_pinned(rules: Rules, header: Mapping[str, Any]) -> Any:
 
 def fold(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None) -> Any:
     """Rebuild the game from the header and runtime event bodies (runtime.Game.fold)."""
-    from runtime import Game, event_from_dict
-
     rs = compile_pinned(rules, header)
     events = []
     for index, body in enumerate(bodies):
@@ -143,8 +142,6 @@ def replay_view(rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | No
     before `at` that ends a group (the first group, the setup, if `at` is inside it). Raises
     LogError when `at` is out of range or the log does not fold.
     """
-    from runtime import IllegalMove, ImpossibleOutcome
-
     header = header_of(entries)
     last = int(entries[-1]["version"])
     at = last if at is None else at
@@ -212,8 +209,6 @@ def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport
 
 
 def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
-    from runtime import IllegalMove, ImpossibleOutcome, LogMismatch
-
     passed: list[str] = []
     skipped: list[str] = []
     game_id = entries[0].get("game_id") if entries else None

@@ -13,6 +13,7 @@ import json
 import threading
 from typing import Any, Sequence
 
+import dsl
 from api.app.errors import InvalidRequest, NotFound
 
 
@@ -34,13 +35,11 @@ class Rules:
     def catalogue(self) -> list[dict[str, Any]]:
         """Bundled rulesets: `[{name, variants, seats: {min, max}, options: [...], content_hash}]`
         (options and hash of the base rules, without variants)."""
-        from dsl import bundled_rulesets
-
         with self._lock:
             if self._catalogue is not None:
                 return self._catalogue
         entries = []
-        for info in bundled_rulesets():
+        for info in dsl.bundled_rulesets():
             rs = self.bundled(info.name, ())
             entries.append(
                 {
@@ -77,9 +76,7 @@ class Rules:
             return self._compile_bundled(name, variants, key)
 
     def _compile_bundled(self, name: str, variants: Sequence[str], key: tuple[str, tuple[str, ...]]) -> Any:
-        from dsl import RulesetError, bundled_rulesets, load_ruleset
-
-        known = {info.name: info for info in bundled_rulesets()}
+        known = {info.name: info for info in dsl.bundled_rulesets()}
         if name not in known:
             raise NotFound("ruleset_not_found", f"no bundled ruleset named {name!r}", known=sorted(known))
         unknown = [v for v in variants if v not in known[name].variants]
@@ -90,8 +87,8 @@ class Rules:
                 variants=list(known[name].variants),
             )
         try:
-            rs = load_ruleset(name, variants=list(variants))
-        except RulesetError as exc:
+            rs = dsl.load_ruleset(name, variants=list(variants))
+        except dsl.RulesetError as exc:
             raise InvalidRequest("bad_ruleset", f"ruleset {name!r} does not compile: {exc}") from exc
         with self._lock:
             self._bundled[key] = rs
@@ -110,8 +107,6 @@ class Rules:
         says whether the text was edited or this version of Ludex compiles it differently."""
         if text_hash is not None and sources_hash(sources) != text_hash:
             raise PinnedRulesMismatch("the pinned rule text was edited (its hash differs from the header's)")
-        from dsl import RulesetError, load_from_sources
-
         # Keyed by the text itself, not by the hash it claims: a log whose text was swapped
         # must be recompiled, and then fails the hash check below.
         try:
@@ -124,8 +119,8 @@ class Rules:
             _check_hash(rs, content_hash, text_hash)
             return rs
         try:
-            rs = load_from_sources(tuple((f, t) for f, t in sources), variants=tuple(variants))
-        except RulesetError as exc:
+            rs = dsl.load_from_sources(tuple((f, t) for f, t in sources), variants=tuple(variants))
+        except dsl.RulesetError as exc:
             raise PinnedRulesMismatch(f"pinned rule text no longer compiles: {exc}") from exc
         except (TypeError, ValueError) as exc:
             raise PinnedRulesMismatch(f"pinned sources are not [[file, text], ...]: {exc}") from exc
@@ -137,9 +132,7 @@ class Rules:
     @staticmethod
     def check(text: str, filename: str = "<text>") -> list[dict[str, Any]]:
         """Diagnostics for a ruleset text (empty when it compiles cleanly)."""
-        from dsl import check_text
-
-        return [d.to_dict() for d in check_text(text, filename)]
+        return [d.to_dict() for d in dsl.check_text(text, filename)]
 
 
 def _check_hash(rs: Any, content_hash: str, text_hash: str | None) -> None:

@@ -40,6 +40,7 @@ from api.app.notify import Notifier
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, new_token, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, sha256_hex
+from runtime import Game, IllegalMove, Move, NotYourTurn, event_from_dict, event_to_dict
 
 MAX_SEED_LENGTH = 256
 CACHE_SIZE = 1024
@@ -109,8 +110,6 @@ class GameService:
         (`ruleset_not_found`) or InvalidRequest (`bad_variant`, `bad_seats`, `bad_options`,
         `bad_seed`).
         """
-        from runtime import Game, event_to_dict
-
         variants = list(variants or [])
         options = dict(options or {})
         rs = self.rules.bundled(ruleset, variants)
@@ -205,8 +204,6 @@ class GameService:
         `current_version`, `game_over`), IllegalMoveError (the rule's `require` as reason),
         InvalidRequest (`bad_move` for a malformed move).
         """
-        from runtime import IllegalMove, Move, NotYourTurn, event_to_dict
-
         parsed = _parse_move(move)
         with self._locked(game_id):
             live = self._live(game_id)
@@ -384,8 +381,6 @@ class GameService:
             return e.to_dict()
         body = e.body
         if e.kind in gamelog.RUNTIME_KINDS:
-            from runtime import event_from_dict
-
             body = live.game.event_view(event_from_dict(e.body), seat)
         return {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": body}
 
