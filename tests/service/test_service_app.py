@@ -14,6 +14,7 @@ from api.app import GameService, Rules, audit_log
 from api.store import EventStore, event_hash
 
 RULESET = "balloon_cup"
+VARIANT_GAMES = [(info.name, v) for info in dsl.bundled_rulesets() for v in info.variants]
 
 
 @pytest.fixture
@@ -154,3 +155,14 @@ def test_events_are_redacted_per_viewer_while_the_game_runs(service):
                         hidden_moves += 1
                         assert body["args"][arg] == secret["refs"][arg] != secret["args"][arg]
     assert hidden_moves, "no move in this game hid an argument from anyone"
+
+
+@pytest.mark.parametrize(("ruleset", "variant"), VARIANT_GAMES)
+def test_every_variant_plays_to_an_audited_end(service, ruleset, variant):
+    """Variant text is pinned with the game like the base rules, and the log audits."""
+    game = service.create_game(ruleset, variants=[variant])
+    _play(service, game, random.Random(variant))
+    log = service.export(game["game_id"])
+    assert log[0]["body"]["variants"] == [variant] and len(log[0]["body"]["sources"]) == 2
+    report = audit_log(Rules(), log)
+    assert report.ok, report.failure
