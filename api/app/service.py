@@ -194,8 +194,8 @@ class GameService:
         expected_version: int,
         seat: int | None = None,
     ) -> dict[str, Any]:
-        """Apply `move` (`{name, args}`, as listed by `legal_moves`) for the token's seat if the game is still at
-        `expected_version`; acknowledged only once its events are committed.
+        """Apply `move` (`{name, args}`, as listed by `legal_moves`) for the token's seat if
+        the game is still at `expected_version`; acknowledged only once its events are committed.
 
         Returns `{game_id, version, events (as the caller sees them), decision (who acts
         next), terminal, outcome}`.
@@ -227,9 +227,9 @@ class GameService:
                 raise IllegalMoveError(
                     "illegal_move",
                     f"illegal move {parsed['name']!r}",
-                    reason=getattr(exc, "reason", str(exc)),
-                    rule=getattr(exc, "rule", None),
-                    source=getattr(exc, "source", None),
+                    reason=exc.reason,
+                    rule=exc.rule or None,
+                    source=exc.source or None,
                 ) from exc
             except BaseException:
                 self._forget(game_id)  # a runtime failure may have left the game half-applied
@@ -284,8 +284,8 @@ class GameService:
             }
 
     def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
-        """The caller's view as it was right after event `at`: `{at, seat, view, terminal,
-        outcome}`."""
+        """The caller's view as it was right after event `at`: `{at, state_after, seat, view,
+        terminal, outcome}` (see `api.app.log.replay_view` for `state_after`)."""
         with self._locked(game_id):
             live = self._live(game_id)
             seat = self._seat(live, token)
