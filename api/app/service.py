@@ -39,7 +39,7 @@ from api.app.errors import (
 from api.app.notify import Notifier
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, new_token, seat_for_token
-from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, sha256_hex
+from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, canonical_json, sha256_hex
 from runtime import Game, IllegalMove, Move, NotYourTurn, event_from_dict, event_to_dict
 
 MAX_SEED_LENGTH = 256
@@ -349,13 +349,14 @@ class GameService:
             version = self.store.version(game_id)
             if live is not None and live.version == version:
                 return live
+            if live is not None and live.version < version:
+                if _catch_up(live, self.store.load(game_id, after=live.version)):
+                    return live
+                self._forget(game_id)
             record = self.store.game(game_id)
+            events = self.store.load(game_id)
         except GameNotFound as exc:
             raise NotFound("game_not_found", f"no game {game_id!r}") from exc
-        if live is not None and live.version < record.version:
-            events = live.events + self.store.load(game_id, after=live.version)
-        else:
-            events = self.store.load(game_id)
         header = events[0].body
         bodies = [e.body for e in events if e.kind in gamelog.RUNTIME_KINDS]
         try:
@@ -383,6 +384,27 @@ class GameService:
         if e.kind in gamelog.RUNTIME_KINDS:
             body = live.game.event_view(event_from_dict(e.body), seat)
         return {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": body}
+
+
+def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
+    """Bring a cached game forward by events another process committed, by replaying their
+    moves (the game's seeded chance source regenerates the same chance events), instead of
+    folding the whole log again. False (and the cached game unusable) if what the moves
+    produce differs from what is stored; the caller then rebuilds from the log."""
+    produced: list[dict[str, Any]] = []
+    try:
+        for e in new:
+            if e.kind == "move":
+                seat = e.body["seat"] if e.body["seat"] is not None else -1
+                move = Move(e.body["move"], dict(e.body["args"]))
+                produced.extend(json.loads(canonical_json(event_to_dict(x))) for x in live.game.apply(seat, move, trusted=True))
+    except Exception:  # any failure means: rebuild from the log, which reports real problems
+        return False
+    if produced != [e.body for e in new if e.kind in gamelog.RUNTIME_KINDS]:
+        return False
+    live.events.extend(new)
+    live.finished = live.finished or any(e.kind == "reveal" for e in new)
+    return True
 
 
 def _parse_move(move: Any) -> dict[str, Any]:

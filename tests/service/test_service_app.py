@@ -11,6 +11,7 @@ from service_harness import run_cli, write_log
 
 import dsl
 from api.app import GameService, Rules, audit_log
+from api.app import service as service_module
 from api.store import EventStore, event_hash
 
 RULESET = "balloon_cup"
@@ -166,3 +167,29 @@ def test_every_variant_plays_to_an_audited_end(service, ruleset, variant):
     assert log[0]["body"]["variants"] == [variant] and len(log[0]["body"]["sources"]) == 2
     report = audit_log(Rules(), log)
     assert report.ok, report.failure
+
+
+@pytest.mark.parametrize("ruleset", ["balloon_cup", "hanabi"])
+def test_two_service_processes_alternate_on_one_store(sqlite_url, monkeypatch, ruleset):
+    """Behind a round-robin load balancer every move lands on the other process: each one
+    catches up by replaying the other's moves, not by folding the whole log again."""
+    services = [GameService(EventStore(sqlite_url)), GameService(EventStore(sqlite_url))]
+    game = services[0].create_game(ruleset)
+    services[1].view(game["game_id"], None)  # the second process loads the game once
+    folds = []
+    real_fold = service_module.gamelog.fold
+    monkeypatch.setattr(service_module.gamelog, "fold", lambda *a: folds.append(1) or real_fold(*a))
+    rng = random.Random(ruleset)
+    turn = 0
+    while True:
+        svc = services[turn % 2]
+        view = svc.view(game["game_id"], None)
+        if view["terminal"]:
+            break
+        seat = view["decision"]["seats"][0]
+        legal = svc.legal_moves(game["game_id"], game["tokens"][seat])
+        svc.submit_move(game["game_id"], game["tokens"][seat], rng.choice(legal["moves"]), legal["version"])
+        turn += 1
+    assert folds == [], "a process rebuilt the game from the whole log"
+    assert services[0].events(game["game_id"], None) == services[1].events(game["game_id"], None)
+    assert services[1].audit(game["game_id"])["ok"]
