@@ -71,6 +71,10 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64, thread_name_prefix="ludex"))
     store = EventStore(db)
     service = GameService(store)
+    listener = store.listener(service.notifier.notify)
+    if listener is not None:
+        # Other processes' commits arrive as notifications: polling is only a safety net.
+        service.poll_interval = 2.0
     service.rulesets()  # compile the bundled rulesets now, not during the first requests
     grpc_server, bound = await start_grpc_server(service, host, grpc_port)
     config = uvicorn.Config(create_app(service), host=host, port=http_port, log_level="warning", access_log=False)
@@ -92,6 +96,8 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
         await server.serve()
     finally:
         await grpc_server.stop(grace=1)
+        if listener is not None:
+            listener.stop()
         store.dispose()
 
 

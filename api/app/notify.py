@@ -1,9 +1,10 @@
 """Wake-ups for event streams in this process.
 
 Moves are appended from worker threads; streams wait in event loops. `notify` wakes every
-waiter on a game at once; streams also re-read the store every poll interval, which is how a
-stream sees moves appended by another service process sharing the database (and covers a
-wake-up that races the waiter's registration).
+waiter on a game at once. It is called for this process's own appends and, on PostgreSQL,
+for other processes' appends (`api.store.listen`). Streams also re-read the store every poll
+interval, which covers a wake-up that races the waiter's registration and, on SQLite, is how
+a stream sees moves appended by another process.
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ class Notifier:
         self._lock = threading.Lock()
         self._waiters: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = defaultdict(set)
 
-    def notify(self, game_id: str) -> None:
-        """Wake every waiter on `game_id` (safe from any thread)."""
+    def notify(self, game_id: str | None) -> None:
+        """Wake every waiter on `game_id`, or on every game for None (safe from any thread)."""
         with self._lock:
-            waiters = list(self._waiters.get(game_id, ()))
+            if game_id is None:
+                waiters = [w for ws in self._waiters.values() for w in ws]
+            else:
+                waiters = list(self._waiters.get(game_id, ()))
         for loop, event in waiters:
             try:
                 loop.call_soon_threadsafe(event.set)

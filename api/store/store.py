@@ -17,13 +17,14 @@ import contextlib
 import datetime as dt
 import json
 import threading
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from api.store.chain import GENESIS, canonical_json, event_hash
+from api.store.listen import CHANNEL, ChangeListener
 from api.store.schema import events, games, metadata
 
 DEFAULT_URL = "sqlite:///ludex.db"
@@ -92,6 +93,7 @@ _VERSION = sa.select(games.c.version).where(games.c.game_id == sa.bindparam("gid
 _HASH_AT = sa.select(events.c.hash).where(events.c.game_id == sa.bindparam("gid"), events.c.version == sa.bindparam("v"))
 _CAS_WHERE = (games.c.game_id == sa.bindparam("gid"), games.c.version == sa.bindparam("expected"))
 _ADVANCE = games.update().where(*_CAS_WHERE).values(version=sa.bindparam("new_version"))
+_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("gid")))
 _FINISH = games.update().where(*_CAS_WHERE).values(version=sa.bindparam("new_version"), finished=True)
 
 
@@ -225,9 +227,19 @@ class EventStore:
                     prev_hash = conn.execute(_HASH_AT, {"gid": game_id, "v": expected_version}).scalar_one()
                 stored = _chain(game_id, expected_version, prev_hash, new_events)
                 conn.execute(events.insert(), [_row(e) for e in stored])
+                if self.dialect == "postgresql":
+                    # Delivered to listeners at commit, not before (see api/store/listen.py).
+                    conn.execute(_NOTIFY, {"channel": CHANNEL, "gid": game_id})
         except IntegrityError as exc:
             raise VersionConflict(game_id, expected_version, None) from exc
         return stored
+
+    def listener(self, on_change: Callable[[str | None], None]) -> ChangeListener | None:
+        """A started `ChangeListener` reporting appends made by any process (PostgreSQL), or
+        None where the database has no notifications (SQLite: readers poll)."""
+        if self.dialect != "postgresql":
+            return None
+        return ChangeListener(self.url, on_change).start()
 
     # -- reading ---------------------------------------------------------------------------
 

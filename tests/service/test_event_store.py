@@ -134,3 +134,26 @@ def test_chain_check_names_the_broken_event(store):
     swapped = [log[0], log[1], log[3], log[2]]
     pos, message = first_broken_link(swapped)
     assert pos == 3 and "event 4" in message
+
+
+def test_appends_notify_listeners_in_other_processes(db_url, store):
+    seen: list[str | None] = []
+    arrived = threading.Event()
+
+    def on_change(game_id):
+        seen.append(game_id)
+        if game_id == "g-1":
+            arrived.set()
+
+    listener = EventStore(db_url).listener(on_change)
+    if listener is None:
+        assert store.dialect == "sqlite"  # no notifications there: readers poll
+        return
+    try:
+        _start(store)
+        other = EventStore(db_url)
+        other.append("g-1", 2, [("move", {"n": 1})])
+        other.dispose()
+        assert arrived.wait(5), f"no notification for g-1 (got {seen})"
+    finally:
+        listener.stop()
