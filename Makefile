@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench simulate clean
+.PHONY: run test lint bench bench-service simulate clean
 
 $(STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -17,7 +17,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl runtime api tests bench
-	$(VENV)/bin/mypy dsl runtime
+	$(VENV)/bin/mypy dsl runtime api
 
 test: $(STAMP) lint
 	$(VENV)/bin/pytest -n 2 --dist loadfile
@@ -27,6 +27,12 @@ simulate: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/interpreter_bench.py
+	$(PY) bench/battle_line_bench.py
+	$(PY) bench/hanabi_bench.py
+
+bench-service: $(STAMP)
+	$(PY) -m bench.service.load
+	$(PY) -m bench.service.load --db postgresql+psycopg://postgres@127.0.0.1:5432/test
 
 clean:
 	rm -rf $(VENV) build *.egg-info ludex.db
