@@ -232,3 +232,17 @@ class SourceFile:
     extends: str | None
     decls: tuple[Decl, ...]
     edits: tuple[VariantEdit, ...]
+
+
+def walk(obj: Any):
+    """Every Node inside a node, a declaration or a tuple of them (depth first, pre-order)."""
+    if isinstance(obj, Node):
+        yield obj
+        for x in obj.args:
+            yield from walk(x)
+    elif isinstance(obj, (tuple, list)):
+        for x in obj:
+            yield from walk(x)
+    elif hasattr(obj, "__attrs_attrs__") and not isinstance(obj, Span):
+        for f in obj.__attrs_attrs__:
+            yield from walk(getattr(obj, f.name))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl import ast as A
+from dsl.ast import walk
 from dsl.diagnostics import Reporter, did_you_mean
 
 # name -> (min args, max args, result type or None = depends on arguments)
@@ -624,17 +625,3 @@ def pretty(t: str) -> str:
     if t.startswith("zone:"):
         return f"a zone of {t[5:]}"
     return {"int": "a number", "bool": "a truth value", "str": "text", "seat": "a seat", "none": "none"}.get(t, t)
-
-
-def walk(obj: Any):
-    """Every Node inside a declaration (depth first)."""
-    if isinstance(obj, A.Node):
-        yield obj
-        for x in obj.args:
-            yield from walk(x)
-    elif isinstance(obj, (tuple, list)):
-        for x in obj:
-            yield from walk(x)
-    elif hasattr(obj, "__attrs_attrs__") and not isinstance(obj, A.Span):
-        for f in obj.__attrs_attrs__:
-            yield from walk(getattr(obj, f.name))

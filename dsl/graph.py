@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from dsl import ast as A
-from dsl.checker import walk
+from dsl.ast import walk
 from dsl.ir import Ruleset
 
 

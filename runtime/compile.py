@@ -7,7 +7,6 @@ Nothing re-walks the syntax tree while a game runs (the interpreter's speed targ
 
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Callable
 from typing import Any
@@ -285,7 +284,7 @@ class Compiler:
         slot_of = {name: slot for name, slot, _ in binders}
         requires: list[list] = [[] for _ in range(len(binders) + 1)]
         for r in m.requires:
-            used = {n.args[0] for n in _walk(r.cond) if n.op == "name"}
+            used = {n.args[0] for n in A.walk(r.cond) if n.op == "name"}
             need = max([i + 1 for i, (name, _, _) in enumerate(binders) if name in used], default=0)
             requires[need].append((self.ex(r.cond, sc), self.ex(r.reason, sc), r))
         del slot_of
@@ -309,7 +308,7 @@ class Compiler:
         seen: set[str] = set()
         todo = list(nodes)
         while todo:
-            for n in _walk(todo.pop()):
+            for n in A.walk(todo.pop()):
                 if n.op == "name":
                     out.add(n.args[0])
                 elif n.op == "attr":
@@ -913,7 +912,7 @@ _CONST_OPS: dict[str, Callable[[Fn, Any], Fn]] = {
 
 def _recursive_fns(rs: Ruleset) -> set[str]:
     """Functions that can reach themselves through calls (they are not inlined)."""
-    calls = {f.name: {n.args[0] for n in _walk(f.body) if n.op == "call"} for f in rs.fns}
+    calls = {f.name: {n.args[0] for n in A.walk(f.body) if n.op == "call"} for f in rs.fns}
     out = set()
     for start in calls:
         stack, seen = list(calls[start]), set()
@@ -927,20 +926,6 @@ def _recursive_fns(rs: Ruleset) -> set[str]:
             seen.add(x)
             stack.extend(calls[x])
     return out
-
-
-def _walk(n: Any):
-    if isinstance(n, A.Node):
-        yield n
-        for a in n.args:
-            yield from _walk(a)
-    elif isinstance(n, (tuple, list)):
-        for a in n:
-            yield from _walk(a)
-
-
-def product_bindings(domains: list[list]) -> itertools.product:
-    return itertools.product(*domains)
 
 
 __all__ = ["Comp", "Ent", "Program", "RuleError", "program_for"]
