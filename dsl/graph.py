@@ -97,4 +97,4 @@ def _esc(s: str) -> str:
     return s.replace('"', "'").replace(":", " -")
 
 
-__all__ = ["edges", "turn_graph", "A"]
+__all__ = ["edges", "turn_graph"]

@@ -17,7 +17,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import codegen
-from runtime.values import Comp, Ent, ZoneRef
+from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
 
@@ -928,4 +928,4 @@ def _recursive_fns(rs: Ruleset) -> set[str]:
     return out
 
 
-__all__ = ["Comp", "Ent", "Program", "RuleError", "program_for"]
+__all__ = ["Program", "RuleError", "program_for"]

@@ -26,7 +26,7 @@ from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
 from runtime.events import Event
 from runtime.state import GameEnded, State
-from runtime.values import Comp, Ent, ZoneRef, encode
+from runtime.values import Comp, Ent, encode
 
 TRIGGER_LIMIT = 1000
 
@@ -242,12 +242,6 @@ class Game:
                 if mc.decl.otherwise:
                     found.extend((mc, b) for b in self._instances(mc))
         return [self._to_move(mc, b, seat) for mc, b in found]
-
-    def _any_legal(self) -> bool:
-        for mc in self.prog.moves_by_step.get(self.st.step, ()):
-            if self._instances(mc, first_only=True):
-                return True
-        return False
 
     def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
         """Bindings of `mc`'s parameters that pass its requires; each require is checked as
@@ -569,4 +563,4 @@ def _src(span: Any) -> str:
     return f"{span.file}:{span.line}" if span is not None else ""
 
 
-__all__ = ["Decision", "Game", "IllegalMove", "LogMismatch", "Move", "NotYourTurn", "ZoneRef", "Ent"]
+__all__ = ["Decision", "Game", "IllegalMove", "LogMismatch", "Move", "NotYourTurn"]
