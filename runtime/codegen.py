@@ -70,6 +70,8 @@ class Gen:
         self.ctors = {c.name for c in rs.component_types} | {e.name for e in rs.entity_types}
         self.counter = itertools.count()
         self.consts: dict[str, Any] = {}
+        self.depth = 0
+        self.recursive = _recursive(rs)
         # static shapes, so zones are read as `Z[ref.idx]` without a helper call
         self.global_zones = {z.name: z.per_seat for z in rs.zones}
         members: dict[str, set[bool]] = {}
@@ -82,6 +84,15 @@ class Gen:
             others |= {f.name for f in c.fields}
         self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
         self.lists = {c.name for c in rs.component_sets} | {e.name for e in rs.entity_sets}
+
+    def inlinable(self, f: A.FnDecl, args: list[Any]) -> bool:
+        """Inline calls to small, non-recursive functions whose arguments are cheap and pure
+        (names, literals, attribute reads): repeating them costs less than a Python call."""
+        if f.name in self.recursive or self.depth >= MAX_INLINE_DEPTH:
+            return False
+        if sum(1 for _ in A.walk(f.body)) > MAX_INLINE_NODES:
+            return False
+        return all(a is not None and _simple(a) for a in args)
 
     def fresh(self, name: str) -> str:
         return f"v{next(self.counter)}_{name}"
@@ -247,7 +258,15 @@ class Gen:
             args: list[Any] = list(pos) + [None] * (len(params) - len(pos))
             for k, v in kw:
                 args[params.index(k)] = v
-            return f"F_{name}(st" + "".join(", " + self.ex(a, env) for a in args) + ")"
+            texts = [self.ex(a, env) for a in args]
+            if self.inlinable(f, args):
+                # a small pure function with simple arguments: its body in place, no call
+                self.depth += 1
+                try:
+                    return "(" + self.ex(f.body, dict(zip(params, (f"({t})" for t in texts)))) + ")"
+                finally:
+                    self.depth -= 1
+            return f"F_{name}(st" + "".join(", " + t for t in texts) + ")"
         if name in self.ctors:
             raise CodegenError("constructors run only at game creation")
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
@@ -294,6 +313,35 @@ class Gen:
         del first_only
         text = "\n".join(lines[4:])
         return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
+
+
+MAX_INLINE_NODES = 40
+MAX_INLINE_DEPTH = 3
+
+
+def _simple(n: A.Node) -> bool:
+    """A name, a literal or an attribute read of one: pure and cheap to evaluate twice."""
+    if n.op in ("name", "lit", "it"):
+        return True
+    return n.op == "attr" and _simple(n.args[0])
+
+
+def _recursive(rs: Ruleset) -> set[str]:
+    """Functions that can reach themselves through calls."""
+    calls = {f.name: {n.args[0] for n in A.walk(f.body) if n.op == "call"} for f in rs.fns}
+    out = set()
+    for start in calls:
+        stack, seen = list(calls[start]), set()
+        while stack:
+            x = stack.pop()
+            if x == start:
+                out.add(start)
+                break
+            if x in seen or x not in calls:
+                continue
+            seen.add(x)
+            stack.extend(calls[x])
+    return out
 
 
 def _prologue(body: str) -> str:
