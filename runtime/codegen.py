@@ -71,7 +71,7 @@ class Gen:
         self.counter = itertools.count()
         self.consts: dict[str, Any] = {}
         self.depth = 0
-        self.recursive = _recursive(rs)
+        self.recursive = recursive_fns(rs)
         # static shapes, so zones are read as `Z[ref.idx]` without a helper call
         self.global_zones = {z.name: z.per_seat for z in rs.zones}
         members: dict[str, set[bool]] = {}
@@ -326,7 +326,7 @@ def _simple(n: A.Node) -> bool:
     return n.op == "attr" and _simple(n.args[0])
 
 
-def _recursive(rs: Ruleset) -> set[str]:
+def recursive_fns(rs: Ruleset) -> set[str]:
     """Functions that can reach themselves through calls."""
     calls = {f.name: {n.args[0] for n in A.walk(f.body) if n.op == "call"} for f in rs.fns}
     out = set()

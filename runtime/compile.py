@@ -164,7 +164,7 @@ class Compiler:
         self.pyfns: dict[str, Any] = {}
         self.source = ""
         self.proc_decls = {p.name: p for p in rs.procs}
-        self.recursive = _recursive_fns(rs)
+        self.recursive = codegen.recursive_fns(rs)
         self.enum_values = {v: e.name for e in rs.enums for v in e.values}
         self.enum_types = {e.name: list(e.values) for e in rs.enums}
         self.steps = {s.name for s in rs.steps}
@@ -908,24 +908,6 @@ _CONST_OPS: dict[str, Callable[[Fn, Any], Fn]] = {
     "//": lambda a, k: lambda st, env: a(st, env) // k,
     "%": lambda a, k: lambda st, env: a(st, env) % k,
 }
-
-
-def _recursive_fns(rs: Ruleset) -> set[str]:
-    """Functions that can reach themselves through calls (they are not inlined)."""
-    calls = {f.name: {n.args[0] for n in A.walk(f.body) if n.op == "call"} for f in rs.fns}
-    out = set()
-    for start in calls:
-        stack, seen = list(calls[start]), set()
-        while stack:
-            x = stack.pop()
-            if x == start:
-                out.add(start)
-                break
-            if x in seen or x not in calls:
-                continue
-            seen.add(x)
-            stack.extend(calls[x])
-    return out
 
 
 __all__ = ["Program", "RuleError", "program_for"]
