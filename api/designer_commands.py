@@ -16,6 +16,7 @@ from rich.table import Table
 
 from dsl import RulesetError, bundled_rulesets, check, load_ruleset, parse_expr
 from dsl.ir import to_data
+from dsl.placeholders import count_by_kind, placeholders
 
 VariantOpt = typer.Option([], "--variant", "-v", help="variant to apply (repeatable, applied in order)")
 
@@ -41,8 +42,13 @@ def register(app: typer.Typer) -> None:
         variant: list[str] = VariantOpt,
         as_json: bool = typer.Option(False, "--json", help="print diagnostics as JSON for editors"),
         all_variants: bool = typer.Option(False, "--all-variants", help="also check each variant of the ruleset alone"),
+        list_placeholders: bool = typer.Option(False, "--placeholders", help="also list every placeholder with file:line"),
     ) -> None:
-        """Check a ruleset (and variants): exit 0 when clean, 1 with diagnostics."""
+        """Check a ruleset (and variants): exit 0 when clean, 1 with diagnostics.
+
+        A clean ruleset with placeholders (docs/language.md, "Placeholders") gets a note with
+        their count; the note is not an error.
+        """
         combos = [list(variant)]
         if all_variants:
             info = next((b for b in bundled_rulesets() if b.name == ruleset), None)
@@ -51,14 +57,40 @@ def register(app: typer.Typer) -> None:
         diags = []
         for combo in combos:
             diags += check(ruleset, combo)
+        marked = [] if diags else placeholders(load_ruleset(ruleset, variant))
         if as_json:
-            print(json.dumps({"ok": not diags, "diagnostics": [d.to_dict() for d in diags]}, indent=2))
+            out: dict[str, Any] = {"ok": not diags, "diagnostics": [d.to_dict() for d in diags]}
+            if marked:
+                out["placeholders"] = {"count": len(marked), "by_kind": count_by_kind(marked)}
+                if list_placeholders:
+                    out["placeholders"]["items"] = [p.to_dict() for p in marked]
+            print(json.dumps(out, indent=2))
         else:
             for d in diags:
                 print(d, file=sys.stderr)
             if not diags:
                 print(f"{ruleset}{''.join(' +' + v for v in variant)}: ok")
+            if marked:
+                print(_placeholder_note(ruleset, marked))
+                if list_placeholders:
+                    for p in marked:
+                        print(p)
         raise typer.Exit(1 if any(d.severity == "error" for d in diags) else 0)
+
+    @app.command("placeholders")
+    def placeholders_cmd(
+        ruleset: str = typer.Argument(...),
+        variant: list[str] = VariantOpt,
+        as_json: bool = typer.Option(False, "--json"),
+    ) -> None:
+        """List every placeholder (a declaration whose doc string starts with PLACEHOLDER) with file:line."""
+        marked = placeholders(_load(ruleset, variant))
+        if as_json:
+            print(json.dumps({"count": len(marked), "by_kind": count_by_kind(marked), "items": [p.to_dict() for p in marked]}, indent=2))
+            return
+        for p in marked:
+            print(p)
+        print(_placeholder_note(ruleset, marked))
 
     @app.command("graph")
     def graph_cmd(
@@ -147,6 +179,11 @@ def _compact_view(v: dict) -> dict:
     """The view without empty zones, for the terminal."""
     zones = {k: z for k, z in v["zones"].items() if z.get("count")}
     return {**v, "zones": zones}
+
+
+def _placeholder_note(ruleset: str, marked: list) -> str:
+    kinds = ", ".join(f"{n} {k or 'unkinded'}" for k, n in count_by_kind(marked).items())
+    return f"note: {ruleset} has {len(marked)} placeholder{'s' if len(marked) != 1 else ''} ({kinds}); `ludex placeholders {ruleset}` lists them"
 
 
 def _load(ruleset: str, variants: list[str]):
