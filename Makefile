@@ -1,19 +1,30 @@
 # Ludex: `make run` serves the API on an embedded SQLite store; `make test` runs every check.
-# Both create .venv and install what they need first.
+# Both create .venv and install what they need first: `run` only what serving needs, `test`
+# the test tools too. `make run HTTP_PORT=8080 GRPC_PORT=50052` serves on other ports;
+# LUDEX_DB (environment) names another store.
 VENV ?= .venv
 PY := $(VENV)/bin/python
+SERVE_STAMP := $(VENV)/.installed-serve
 STAMP := $(VENV)/.installed
+HTTP_PORT ?= 8000
+GRPC_PORT ?= 50051
 
 .PHONY: run test lint bench bench-service simulate clean
 
-$(STAMP): pyproject.toml setup.py
+$(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e .
+	touch $(SERVE_STAMP)
+
+# The README quickstart test needs jq (Debian's package) besides the Python test tools.
+$(STAMP): $(SERVE_STAMP)
 	$(PY) -m pip install -q -e '.[test]'
+	command -v jq >/dev/null || apt-get install -y -q jq
 	touch $(STAMP)
 
-run: $(STAMP)
-	$(VENV)/bin/ludex serve
+run: $(SERVE_STAMP)
+	$(VENV)/bin/ludex serve --http-port $(HTTP_PORT) --grpc-port $(GRPC_PORT)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl runtime api tests bench

@@ -102,7 +102,9 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
 
 
 def serve(
-    db: str = typer.Option(DEFAULT_URL, "--db", help="SQLAlchemy URL of the event store (SQLite file or PostgreSQL)."),
+    db: str = typer.Option(
+        DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store (SQLite file or PostgreSQL)."
+    ),
     http_port: int = typer.Option(8000, "--http-port", help="HTTP port (OpenAPI docs at /docs)."),
     grpc_port: int = typer.Option(50051, "--grpc-port", help="gRPC port (0: any free port)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for all)."),
@@ -158,7 +160,7 @@ def audit(
 
 def export(
     game_id: str = typer.Argument(..., help="The game's id."),
-    db: str = typer.Option(DEFAULT_URL, "--db", help="SQLAlchemy URL of the event store."),
+    db: str = typer.Option(DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store."),
 ) -> None:
     """Print a game's complete log as JSON lines.
 
