@@ -328,10 +328,7 @@ class Checker:
         elif op == "turn_stmt":
             self.expect(a[0], scope, "seat")
         elif op == "end_game_stmt":
-            oc = a[0]
-            want = {"outcome_win": "seat", "outcome_team": "int"}.get(oc.op, "any")
-            if oc.args:
-                self.expect(oc.args[0], scope, want)
+            self.outcome(a[0], scope)
             self.expr(a[1], scope)
         elif op in ("reveal_stmt",):
             self.expect_zone(a[0], scope)
@@ -340,6 +337,51 @@ class Checker:
             self.expr(a[1], scope)
         elif op == "unmark_stmt":
             self.expr(a[0], scope)
+
+    def outcome(self, oc: A.Node, scope: dict[str, str]) -> None:
+        """`end game ...`: a winner is a seat, a team result a number, and scores and
+        tie-breakers give one value per seat."""
+        a = oc.args
+        if oc.op == "outcome_team":
+            self.expect(a[0], scope, "int")
+        elif oc.op == "outcome_win":
+            t = self.expr(a[0], scope)
+            if not compatible("seat", t):
+                self.rep.error(a[0].span, f"type mismatch: the winner is a seat, found {pretty(t)}",
+                               "to rank seats by a value per seat, write `end game scores ...`")
+            if len(a) > 1:
+                self.per_seat_values(a[1], scope, "the scores")
+        elif oc.op == "outcome_draw":
+            if a:
+                self.per_seat_values(a[0], scope, "the scores")
+        else:
+            what = "the scores" if oc.op == "outcome_scores" else "the ranking keys"
+            self.per_seat_values(a[0], scope, what, numbers=oc.op == "outcome_scores")
+            for b in a[1] if len(a) > 1 else ():
+                self.per_seat_values(b, scope, "a tie-breaker")
+
+    def per_seat_values(self, e: A.Node, scope: dict[str, str], what: str, numbers: bool = True) -> None:
+        """Checks that `e` gives a value per seat: a per-seat variable, a map keyed by seat or
+        a list indexed by seat (of numbers or truth values when `numbers`)."""
+        t = self.expr(e, scope)
+        if t.startswith("seatmap:"):
+            key, val = "seat", t[8:]
+        elif t.startswith("map:"):
+            key, _, val = t[4:].partition("|")
+        elif t.startswith("list:"):
+            key, val = "seat", t[5:]
+        elif t == "any":
+            return
+        else:
+            self.rep.error(e.span, f"type mismatch: {what} must give one value per seat, found {pretty(t)}",
+                           "give a per-seat variable or a map from seat, e.g. `{s: points[s] for s in seats}`")
+            return
+        if not compatible("seat", key or "any"):
+            self.rep.error(e.span, f"type mismatch: {what} must give one value per seat, found a map keyed by {pretty(key)}",
+                           "key the map by seat, e.g. `{s: points[s] for s in seats}`")
+        elif numbers and not (compatible("int", val or "any") or val == "bool"):
+            self.rep.error(e.span, f"type mismatch: {what} must be numbers or truth values, found {pretty(val)}",
+                           "count something per seat, e.g. `{s: size(won[s]) for s in seats}`")
 
     def target(self, t: A.Node, scope: dict[str, str]) -> str:
         """Checks an assignment target; returns the type it holds."""
@@ -624,4 +666,9 @@ def pretty(t: str) -> str:
         return f"a list of {pretty(t[5:])}"
     if t.startswith("zone:"):
         return f"a zone of {t[5:]}"
+    if t.startswith("seatmap:"):
+        return f"{pretty(t[8:])} per seat"
+    if t.startswith("map:") and "|" in t:
+        k, v = t[4:].split("|", 1)
+        return f"a map from {pretty(k).removeprefix('a ')} to {pretty(v).removeprefix('a ')}"
     return {"int": "a number", "bool": "a truth value", "str": "text", "seat": "a seat", "none": "none"}.get(t, t)

@@ -259,6 +259,31 @@ class _Build(Transformer):
     def end_game_stmt(self, meta, outcome, reason=None):
         return self._n("end_game_stmt", meta, outcome, _message(reason, self) if reason else A.Node("lit", ("",)))
 
+    # An outcome's node keeps its old shape when the newer clauses are absent, so rule text
+    # written before them compiles to the same IR (and content hash) as before.
+    def outcome_win(self, meta, seat, carried=None):
+        return self._n("outcome_win", meta, seat, *((carried,) if carried is not None else ()))
+
+    def outcome_draw(self, meta, carried=None):
+        return self._n("outcome_draw", meta, *((carried,) if carried is not None else ()))
+
+    def outcome_scores(self, meta, keys, *rest):
+        return self._ranked("outcome_scores", meta, keys, rest)
+
+    def outcome_rank(self, meta, keys, *rest):
+        return self._ranked("outcome_rank", meta, keys, rest)
+
+    def _ranked(self, op, meta, keys, rest):
+        breaks = tuple(x.args[0] for x in rest if isinstance(x, A.Node) and x.op == "tiebreak")
+        ties = next((str(x) for x in rest if isinstance(x, str)), None)
+        return self._n(op, meta, keys, breaks, ties or "win") if breaks or ties else self._n(op, meta, keys)
+
+    def carried_scores(self, meta, keys):
+        return keys
+
+    def tie_rule(self, meta, means):
+        return str(means)
+
     def if_stmt(self, meta, *parts):
         return self._n("if_stmt", meta, *parts)
 

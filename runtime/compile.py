@@ -16,7 +16,7 @@ import attrs
 from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
-from runtime import codegen
+from runtime import codegen, outcomes
 from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -879,9 +879,31 @@ class Compiler:
 
     def st_end_game_stmt(self, n, sc, outcome, reason):
         kind = outcome.op.removeprefix("outcome_")
-        v = self.ex(outcome.args[0], sc) if outcome.args else None
         r = self.ex(reason, sc) if isinstance(reason, A.Node) else (lambda st, env: reason)
-        return lambda st, env: st.end_game(kind, v(st, env) if v else None, r(st, env))
+        args = outcome.args
+        if kind == "team":
+            v = self.ex(args[0], sc)
+            return lambda st, env: st.end_game(
+                {"kind": "team", "winners": list(st.seat_list), "scores": {"team": v(st, env)}, "reason": r(st, env)})
+
+        def seat_values(f: Fn, st: Any, env: list) -> dict[int, Any]:
+            try:
+                return outcomes.per_seat(f(st, env), st.seat_list)
+            except KeyError as exc:
+                raise RuleError(f"end game: {exc.args[0]}", n.span) from None
+
+        if kind in ("scores", "rank"):
+            keys = self.ex(args[0], sc)
+            breaks = [self.ex(b, sc) for b in (args[1] if len(args) > 1 else ())]
+            ties = args[2] if len(args) > 2 else "win"
+            return lambda st, env: st.end_game(outcomes.ranked(
+                kind, st.seat_list, r(st, env), seat_values(keys, st, env), [seat_values(b, st, env) for b in breaks], ties))
+        winner = self.ex(args[0], sc) if kind == "win" else None
+        carried_node = args[1] if kind == "win" and len(args) > 1 else (args[0] if kind == "draw" and args else None)
+        carried = self.ex(carried_node, sc) if carried_node is not None else None
+        return lambda st, env: st.end_game(outcomes.plain(
+            kind, r(st, env), winner(st, env) if winner else None,
+            seat_values(carried, st, env) if carried else None))
 
     def st_reveal_stmt(self, n, sc, zone):
         z = self.ex(zone, sc)

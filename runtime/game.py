@@ -193,7 +193,8 @@ class Game:
     @property
     def outcome(self) -> dict[str, Any] | None:
         """None while the game runs; else {"kind": "win"|"draw"|"scores"|"team"|"rank",
-        "winners": [seat...], "scores": {...}, "reason": str} (plus "ranking" for rank)."""
+        "winners": [seat...], "scores": {...}, "reason": str}, plus "ranking", "places" and
+        "tiebreaks" for ranked outcomes (see `runtime.outcomes`)."""
         return self.st.outcome
 
     @property

@@ -179,24 +179,10 @@ class State:
     def set_flow(self, flow: tuple) -> None:
         self.flow = flow
 
-    def end_game(self, kind: str, value: Any, reason: str) -> None:
-        out: dict[str, Any] = {"kind": kind, "winners": [], "scores": {}, "reason": reason}
-        if kind == "win":
-            out["winners"] = [value]
-        elif kind == "scores":
-            out["scores"] = {str(k): v for k, v in value.items()}
-            best = max(value.values())
-            out["winners"] = [k for k, v in value.items() if v == best]
-        elif kind == "team":
-            out["scores"] = {"team": value}
-            out["winners"] = list(self.seat_list)
-        elif kind == "rank":
-            keys = {s: value[s] if isinstance(value, (dict, list)) else value for s in self.seat_list}
-            ranking = sorted(self.seat_list, key=lambda s: keys[s], reverse=True)
-            out["ranking"] = ranking
-            out["winners"] = [s for s in ranking if keys[s] == keys[ranking[0]]]
+    def end_game(self, outcome: dict[str, Any]) -> None:
+        """End the game with `outcome` (built by `runtime.outcomes`) and stop the running rule."""
         self.terminal = True
-        self.outcome = out
+        self.outcome = outcome
         raise GameEnded()
 
     def reveal(self, z: ZoneRef, span: Any = None) -> None:
