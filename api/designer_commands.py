@@ -14,31 +14,64 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dsl import RulesetError, bundled_rulesets, check, load_ruleset, parse_expr
+from api.cli import fail
+from dsl import Ruleset, RulesetError, UnknownRuleset, check, load_ruleset, parse_expr
+from dsl.diagnostics import names_hint
 from dsl.ir import to_data
 from dsl.placeholders import count_by_kind, placeholders
 
+RulesetArg = typer.Argument(..., help="bundled ruleset name, or your own folder (with game.ludex) or .ludex file")
 VariantOpt = typer.Option([], "--variant", "-v", help="variant to apply (repeatable, applied in order)")
+SeatsOpt = typer.Option(None, "--seats", help="number of seats (default: the fewest the rules allow)")
+OptionOpt = typer.Option([], "--option", "-o", help="K=V rule option, V a literal: 2, true, none, \"text\" (repeatable)")
 
 
-def _parse_options(pairs: list[str]) -> dict[str, Any]:
-    """`K=V` pairs; V is a rule-language literal (`2`, `true`, `none`, `"text"`)."""
+def parse_options(rs: Ruleset, pairs: list[str]) -> dict[str, Any]:
+    """`K=V` pairs for the ruleset's options; V is a rule-language literal (`2`, `true`,
+    `none`, `"text"`). Bad input stops the command (`fail`) naming the known options."""
+    known = [o.name for o in rs.options]
     out: dict[str, Any] = {}
     for p in pairs:
         if "=" not in p:
-            raise typer.BadParameter(f"options are K=V, got {p!r}")
-        k, v = p.split("=", 1)
-        node = parse_expr(v.strip(), f"--option {k}")
-        if node.op != "lit":
-            raise typer.BadParameter(f"option {k}: {v!r} is not a literal")
-        out[k.strip()] = node.args[0]
+            fail(f"--option takes K=V, got {p!r}", f"options: {', '.join(known) or 'none'}")
+        k, v = (x.strip() for x in p.split("=", 1))
+        if k not in known:
+            fail(f"{rs.name} has no option {k!r}", names_hint(k, known, "options"))
+        try:
+            node = parse_expr(v, f"--option {k}")
+        except RulesetError:
+            node = None
+        if node is None or node.op != "lit":
+            fail(f"option {k}: {v!r} is not a literal", 'write a number, true, false, none or "text"')
+        out[k] = node.args[0]
     return out
+
+
+def seat_count(rs: Ruleset, seats: int | None) -> int:
+    """`seats`, or the fewest the rules allow; stops the command when out of range."""
+    low, high = rs.seats
+    if seats is None:
+        return low
+    if not low <= seats <= high:
+        allowed = f"{low}" if low == high else f"{low} to {high}"
+        fail(f"{rs.name} is played by {allowed} seats, not {seats}", f"use --seats {low}" + ("" if low == high else f"..{high}"))
+    return seats
+
+
+def new_game(rs: Ruleset, seats: int, options: dict[str, Any], seed: Any) -> Any:
+    """`Game.new`, with the rules' refusal of an option value as a command error."""
+    from runtime import Game
+
+    try:
+        return Game.new(rs, seats, options, seed=seed)
+    except (ValueError, TypeError) as exc:
+        fail(f"the rules refuse these settings: {exc}")
 
 
 def register(app: typer.Typer) -> None:
     @app.command("check")
     def check_cmd(
-        ruleset: str = typer.Argument(..., help="bundled ruleset name, folder or .ludex file"),
+        ruleset: str = RulesetArg,
         variant: list[str] = VariantOpt,
         as_json: bool = typer.Option(False, "--json", help="print diagnostics as JSON for editors"),
         all_variants: bool = typer.Option(False, "--all-variants", help="also check each variant of the ruleset alone"),
@@ -51,12 +84,13 @@ def register(app: typer.Typer) -> None:
         """
         combos = [list(variant)]
         if all_variants:
-            info = next((b for b in bundled_rulesets() if b.name == ruleset), None)
-            names = info.variants if info else []
-            combos += [[v] for v in names]
+            combos += [[v] for v in variant_names(ruleset)]
         diags = []
         for combo in combos:
-            diags += check(ruleset, combo)
+            found = check(ruleset, combo)
+            if any(not d.line for d in found):  # an unknown ruleset or variant name
+                fail(found[0].message, found[0].hint)
+            diags += found
         marked = [] if diags else placeholders(load_ruleset(ruleset, variant))
         if as_json:
             out: dict[str, Any] = {"ok": not diags, "diagnostics": [d.to_dict() for d in diags]}
@@ -79,9 +113,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("placeholders")
     def placeholders_cmd(
-        ruleset: str = typer.Argument(...),
+        ruleset: str = RulesetArg,
         variant: list[str] = VariantOpt,
-        as_json: bool = typer.Option(False, "--json"),
+        as_json: bool = typer.Option(False, "--json", help="print the placeholders as JSON"),
     ) -> None:
         """List every placeholder (a declaration whose doc string starts with PLACEHOLDER) with file:line."""
         marked = placeholders(_load(ruleset, variant))
@@ -94,7 +128,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("graph")
     def graph_cmd(
-        ruleset: str = typer.Argument(...),
+        ruleset: str = RulesetArg,
         variant: list[str] = VariantOpt,
         dot: bool = typer.Option(False, "--dot", help="Graphviz DOT instead of Mermaid"),
     ) -> None:
@@ -105,27 +139,29 @@ def register(app: typer.Typer) -> None:
         print(turn_graph(rs, dot=dot))
 
     @app.command("ir")
-    def ir_cmd(ruleset: str = typer.Argument(...), variant: list[str] = VariantOpt) -> None:
+    def ir_cmd(ruleset: str = RulesetArg, variant: list[str] = VariantOpt) -> None:
         """Print the compiled IR as JSON, with its content hash."""
         rs = _load(ruleset, variant)
         print(json.dumps({"content_hash": rs.content_hash, "ir": to_data(rs.to_data())}, indent=1))
 
     @app.command("simulate")
     def simulate_cmd(
-        ruleset: str = typer.Argument(...),
+        ruleset: str = RulesetArg,
         variant: list[str] = VariantOpt,
-        seats: int = typer.Option(None, "--seats", help="number of seats (default: the fewest allowed)"),
-        option: list[str] = typer.Option([], "--option", "-o", help="K=V option override (repeatable)"),
-        games: int = typer.Option(100, "--games", "-n"),
-        seed: int = typer.Option(0, "--seed"),
-        max_plies: int = typer.Option(5000, "--max-plies"),
-        as_json: bool = typer.Option(False, "--json"),
+        seats: int = SeatsOpt,
+        option: list[str] = OptionOpt,
+        games: int = typer.Option(100, "--games", "-n", min=1, help="number of games to play"),
+        seed: int = typer.Option(0, "--seed", help="seed of the whole run: the same seed plays the same games"),
+        max_plies: int = typer.Option(5000, "--max-plies", min=1, help="cut a game after this many moves"),
+        as_json: bool = typer.Option(False, "--json", help="print the statistics as JSON"),
     ) -> None:
         """Random legal playouts with statistics: outcomes by seat, game length, branching, speed."""
         from api.simulation import simulate
 
         rs = _load(ruleset, variant)
-        opts = _parse_options(option)
+        opts = parse_options(rs, option)
+        seats = seat_count(rs, seats)
+        new_game(rs, seats, opts, seed="check")  # the rules' own refusal, before any progress bar
         console = Console(stderr=True)
         if as_json:
             stats = simulate(rs, seats, opts, games, seed, max_plies)
@@ -140,18 +176,20 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play")
     def play_cmd(
-        ruleset: str = typer.Argument(...),
+        ruleset: str = RulesetArg,
         variant: list[str] = VariantOpt,
-        seat: int = typer.Option(0, "--seat", help="the seat you play"),
-        seats: int = typer.Option(None, "--seats"),
-        option: list[str] = typer.Option([], "--option", "-o"),
-        seed: int = typer.Option(None, "--seed"),
+        seat: int = typer.Option(0, "--seat", help="the seat you play (0 is the first)"),
+        seats: int = SeatsOpt,
+        option: list[str] = OptionOpt,
+        seed: int = typer.Option(None, "--seed", help="fix the shuffle and the other seats' choices"),
     ) -> None:
         """Play in the terminal against random seats, seeing only your seat's view."""
-        from runtime import Game
-
         rs = _load(ruleset, variant)
-        g = Game.new(rs, seats, _parse_options(option), seed=seed if seed is not None else random.randrange(1 << 30))
+        opts = parse_options(rs, option)
+        seats = seat_count(rs, seats)
+        if not 0 <= seat < seats:
+            fail(f"there is no seat {seat} in a {seats}-seat game", f"seats are 0 to {seats - 1}")
+        g = new_game(rs, seats, opts, seed=seed if seed is not None else random.randrange(1 << 30))
         rng = random.Random(seed)
         console = Console()
         while not g.terminal:
@@ -172,6 +210,8 @@ def register(app: typer.Typer) -> None:
             choice = typer.prompt("your move", type=int)
             if 0 <= choice < len(moves):
                 g.apply(seat, moves[choice])
+            else:
+                console.print(f"[red]there is no move {choice}: choose 0 to {len(moves) - 1}[/red]")
         console.print(f"game over: {json.dumps(g.outcome)}")
 
 
@@ -186,9 +226,25 @@ def _placeholder_note(ruleset: str, marked: list) -> str:
     return f"note: {ruleset} has {len(marked)} placeholder{'s' if len(marked) != 1 else ''} ({kinds}); `ludex placeholders {ruleset}` lists them"
 
 
-def _load(ruleset: str, variants: list[str]):
+def variant_names(ruleset: str) -> list[str]:
+    """The variant names of a ruleset (bundled name, folder or file); [] when it has none."""
+    from dsl.loader import resolve
+
+    try:
+        vdir = resolve(ruleset).parent / "variants"
+    except UnknownRuleset as exc:
+        fail(exc.diagnostics[0].message, exc.diagnostics[0].hint)
+    return sorted(p.stem for p in vdir.glob("*.ludex")) if vdir.is_dir() else []
+
+
+def _load(ruleset: str, variants: list[str]) -> Ruleset:
+    """The compiled ruleset; an unknown name stops the command (exit 2) with the names that
+    exist, diagnostics in the rule text are printed and exit 1."""
     try:
         return load_ruleset(ruleset, variants)
+    except UnknownRuleset as exc:
+        d = exc.diagnostics[0]
+        fail(d.message, d.hint)
     except RulesetError as exc:
         for d in exc.diagnostics:
             print(d, file=sys.stderr)

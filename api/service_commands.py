@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import signal
+import socket
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any, Iterator, Optional
 
 import typer
 
+from api.cli import fail
 from api.store import DEFAULT_URL
 
 
@@ -27,7 +29,7 @@ def _read_log(path: Path) -> list[dict[str, Any]]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise typer.BadParameter(f"cannot read {path}: {exc}") from exc
+        fail(f"cannot read {path}: {exc.strerror or exc}", "give the path of a log written by `ludex export` or `--save`")
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -69,6 +71,13 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
     # The gRPC face runs service calls on the loop's default executor: size it for many
     # concurrent calls and streams, like the HTTP face's thread pool.
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(max_workers=64, thread_name_prefix="ludex"))
+    http_socket = _bind(host, http_port)
+    if grpc_port:  # grpc's core logs its own multi-line bind failure: find out first
+        try:
+            _bind(host, grpc_port, "gRPC", "--grpc-port").close()
+        except typer.Exit:
+            http_socket.close()
+            raise
     store = EventStore(db)
     service = GameService(store)
     listener = store.listener(service.notifier.notify)
@@ -76,7 +85,12 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
         # Other processes' commits arrive as notifications: polling is only a safety net.
         service.poll_interval = 2.0
     service.rulesets()  # compile the bundled rulesets now, not during the first requests
-    grpc_server, bound = await start_grpc_server(service, host, grpc_port)
+    try:
+        grpc_server, bound = await start_grpc_server(service, host, grpc_port)
+    except (OSError, RuntimeError) as exc:
+        http_socket.close()
+        store.dispose()
+        fail(f"cannot serve gRPC on {host}:{grpc_port}: {exc}", "is another server using the port? choose another with --grpc-port (0: any free port)")
     config = uvicorn.Config(create_app(service), host=host, port=http_port, log_level="warning", access_log=False)
     server = HttpServer(config)
 
@@ -88,17 +102,37 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop)
     typer.echo(
-        f"ludex: HTTP on http://{host}:{http_port} (API docs at /docs), gRPC on {host}:{bound}, "
+        f"ludex: HTTP on http://{host}:{http_socket.getsockname()[1]} (API docs at /docs), gRPC on {host}:{bound}, "
         f"store {_safe_url(db)}",
         err=True,
     )
     try:
-        await server.serve()
+        await server.serve(sockets=[http_socket])
     finally:
         await grpc_server.stop(grace=1)
         if listener is not None:
             listener.stop()
         store.dispose()
+
+
+def _bind(host: str, port: int, face: str = "HTTP", flag: str = "--http-port") -> socket.socket:
+    """A listening TCP socket for the HTTP face, bound before anything starts so a busy port
+    is one clear error (uvicorn would log it and exit on its own)."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        family, kind, proto, _, address = infos[0]
+        sock = socket.socket(family, kind, proto)
+    except OSError as exc:
+        fail(f"cannot listen on {host}:{port}: {exc}", "check --host")
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        fail(f"cannot serve {face} on {host}:{port}: {exc.strerror or exc}", f"is another server using the port? choose another with {flag} (0: any free port)")
+    sock.setblocking(False)
+    return sock
 
 
 def serve(

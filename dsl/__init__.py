@@ -2,12 +2,12 @@
 compile it to the immutable IR that `runtime` runs."""
 
 from dsl.ast import OptionDecl
-from dsl.diagnostics import Diagnostic, RulesetError
+from dsl.diagnostics import Diagnostic, RulesetError, UnknownRuleset
 from dsl.ir import Ruleset
 from dsl.loader import BundledInfo, bundled_rulesets, check, check_text, load_from_sources, load_ruleset
 from dsl.parser import parse_expr
 
 __all__ = [
-    "BundledInfo", "Diagnostic", "OptionDecl", "Ruleset", "RulesetError", "bundled_rulesets", "check", "check_text",
+    "BundledInfo", "Diagnostic", "OptionDecl", "Ruleset", "RulesetError", "UnknownRuleset", "bundled_rulesets", "check", "check_text",
     "load_from_sources", "load_ruleset", "parse_expr",
 ]

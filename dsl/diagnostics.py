@@ -14,8 +14,10 @@ from dsl.ast import Span
 class Diagnostic:
     """One finding of the parser or checker.
 
-    `severity` is "error" or "warning"; `line` and `column` are 1-based; `snippet` is the
-    offending source line followed by a caret line; `hint` is a fix suggestion or "".
+    `severity` is "error" or "warning"; `line` and `column` are 1-based, or 0 when the
+    finding is about a name rather than a place in a file (an unknown ruleset or variant);
+    `snippet` is the offending source line followed by a caret line; `hint` is a fix
+    suggestion or "".
     """
 
     severity: str
@@ -30,7 +32,8 @@ class Diagnostic:
         return attrs.asdict(self)
 
     def __str__(self) -> str:
-        out = f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        where = f"{self.file}:{self.line}:{self.column}: " if self.line else ""
+        out = f"{where}{self.severity}: {self.message}"
         if self.snippet:
             out += "\n" + self.snippet
         if self.hint:
@@ -43,7 +46,28 @@ class RulesetError(Exception):
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = diagnostics
-        super().__init__("\n".join(str(d) for d in diagnostics))
+        super().__init__(diagnostics)
+
+    def __str__(self) -> str:
+        return "\n".join(str(d) for d in self.diagnostics)
+
+
+class UnknownRuleset(RulesetError):
+    """A ruleset or variant name that names nothing (the hint lists the names that exist):
+    a mistake in a command, not in rule text."""
+
+
+def names_hint(name: str, names: list[str], what: str) -> str:
+    """`did you mean 'x'? <what>: a, b, c` for an unknown name, listing every known name."""
+    known = f"{what}: {', '.join(names)}" if names else f"there are no {what}"
+    close = did_you_mean(name, names)
+    return f"{close} {known}" if close else known
+
+
+def by_position(items: list[Diagnostic], files: list[str]) -> list[Diagnostic]:
+    """Diagnostics in reading order: by file (in the order given), then line and column."""
+    order = {f: i for i, f in enumerate(files)}
+    return sorted(items, key=lambda d: (order.get(d.file, len(order)), d.line, d.column))
 
 
 def snippet(text: str, line: int, column: int) -> str:

@@ -18,7 +18,15 @@ import attrs
 
 from dsl import ast as A
 from dsl.checker import Checker
-from dsl.diagnostics import Diagnostic, Reporter, RulesetError, did_you_mean
+from dsl.diagnostics import (
+    Diagnostic,
+    Reporter,
+    RulesetError,
+    UnknownRuleset,
+    by_position,
+    did_you_mean,
+    names_hint,
+)
 from dsl.ir import Ruleset, content_hash, to_data
 from dsl.parser import parse_text
 
@@ -56,7 +64,7 @@ def bundled_rulesets() -> list[BundledInfo]:
 def resolve(ruleset: str) -> Path:
     """The `game.ludex` of a ruleset given as a bundled name, a folder or a file.
 
-    Raises `RulesetError` when nothing matches, with the bundled names as a hint.
+    Raises `UnknownRuleset` when nothing matches, with the bundled names as a hint.
     """
     p = Path(ruleset)
     if p.is_dir() and (p / "game.ludex").is_file():
@@ -67,8 +75,8 @@ def resolve(ruleset: str) -> Path:
     if bundled.is_file():
         return bundled
     names = [b.name for b in bundled_rulesets()]
-    raise RulesetError([Diagnostic("error", f"no ruleset named '{ruleset}'", ruleset, 1, 1, "",
-                                   did_you_mean(ruleset, names) or f"bundled rulesets: {', '.join(names)}")])
+    raise UnknownRuleset([Diagnostic("error", f"no ruleset named '{ruleset}'", ruleset, 0, 0, "",
+                                     names_hint(ruleset, names, "bundled rulesets"))])
 
 
 def _display_name(path: Path) -> str:
@@ -86,8 +94,8 @@ def _variant_path(game: Path, variant: str) -> Path:
         return cand
     vdir = game.parent / "variants"
     names = sorted(x.stem for x in vdir.glob("*.ludex")) if vdir.is_dir() else []
-    raise RulesetError([Diagnostic("error", f"no variant named '{variant}'", _display_name(game), 1, 1, "",
-                                   did_you_mean(variant, names) or (f"variants: {', '.join(names)}" if names else "this ruleset has no variants"))])
+    raise UnknownRuleset([Diagnostic("error", f"no variant named '{variant}'", _display_name(game), 0, 0, "",
+                                     names_hint(variant, names, "variants"))])
 
 
 def load_ruleset(ruleset: str, variants: tuple[str, ...] | list[str] = ()) -> Ruleset:
@@ -111,6 +119,14 @@ def load_from_sources(sources: tuple[tuple[str, str], ...], variants: tuple[str,
     symmetry with `Ruleset.variants` and ignored: the variant files themselves say their names.
     """
     texts = dict(sources)
+    try:
+        return _compile(sources, texts)
+    except RulesetError as exc:
+        exc.diagnostics[:] = by_position(exc.diagnostics, list(texts))
+        raise
+
+
+def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str]) -> Ruleset:
     rep = Reporter(texts)
     files = []
     for path, text in sources:

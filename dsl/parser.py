@@ -6,6 +6,7 @@ the line, the column and the tokens that would have been accepted.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from importlib import resources
@@ -438,12 +439,60 @@ def parse_text(text: str, path: str = "<text>") -> A.SourceFile:
                 break
             current = nxt
     if errors:
-        raise RulesetError(errors)
+        unclosed = _unclosed_brace(text, path)
+        raise RulesetError([unclosed] if unclosed else errors)
     header, decls, edits = _Build(path).transform(tree)
     if header is None:
         header = ("game", "", "", None)
     kind, name, title, base = header
     return A.SourceFile(path, kind, name, title, base, decls, edits)
+
+
+_BRACE_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[{}]')
+
+
+def _unclosed_brace(text: str, path: str) -> Diagnostic | None:
+    """One diagnostic at the `{` that is never closed, or None when braces balance.
+
+    A missing `}` makes the parser report errors at every later declaration; the real
+    mistake is where the block was opened. Braces inside strings and comments do not count.
+    When a `}` is indented less than the innermost open `{`'s line but like an outer one,
+    the inner block is taken as the unclosed one (rule text is indented by block).
+    """
+    lines = text.split("\n")
+
+    def indent(line: int) -> int:
+        src = lines[line - 1]
+        return len(src) - len(src.lstrip())
+
+    stack: list[tuple[int, int]] = []
+    unclosed: list[tuple[int, int]] = []
+    line_starts = [0]
+    for src in lines[:-1]:
+        line_starts.append(line_starts[-1] + len(src) + 1)
+
+    for m in _BRACE_TOKENS.finditer(text):
+        tok = m.group()
+        if tok not in "{}":
+            continue
+        line = bisect.bisect_right(line_starts, m.start())
+        column = m.start() - line_starts[line - 1] + 1
+        if tok == "{":
+            stack.append((line, column))
+            continue
+        if not stack:
+            return None  # an extra `}`: the parser's own message says where
+        here = indent(line)
+        if here < indent(stack[-1][0]) and any(indent(o[0]) == here for o in stack):
+            while indent(stack[-1][0]) != here:
+                unclosed.append(stack.pop())
+        stack.pop()
+    unclosed += stack
+    if not unclosed:
+        return None
+    line, column = min(unclosed)
+    return Diagnostic("error", "syntax error: this '{' is never closed", path, line, column,
+                      snippet(text, line, column), "add the missing '}' where this block ends")
 
 
 def parse_expr(text: str, path: str = "<expr>") -> A.Node:

@@ -80,9 +80,9 @@ def test_check_json_conflicting_variants():
     assert diags[0]["file"] == "balloon_cup/variants/opponent_side_b.ludex"
 
 
-def test_check_unknown_ruleset_exits_1_with_a_hint():
+def test_check_unknown_ruleset_exits_2_with_a_hint():
     r = ludex("check", "hanabbi")
-    assert r.exit_code == 1
+    assert r.exit_code == 2
     assert "no ruleset named 'hanabbi'" in r.stderr and "did you mean 'hanabi'?" in r.stderr
 
 

@@ -1,0 +1,29 @@
+"""Helpers for the command-line tests: run `ludex` in-process (Typer's CliRunner) or as a
+real process, and the toy ruleset folder next to this file."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import api.cli
+
+TOY = Path(__file__).parent / "toy"
+LUDEX = [sys.executable, "-c", "from api.cli import main; main()"]
+
+if not api.cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
+    api.cli._register_all()
+runner = CliRunner()
+
+
+def ludex(*args: str, input: str | None = None):
+    """Run `ludex ARGS` in this process; returns Click's Result (exit_code, stdout, stderr)."""
+    return runner.invoke(api.cli.app, list(args), input=input)
+
+
+def ludex_process(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """Run `ludex ARGS` as its own process, as a user would."""
+    return subprocess.run(LUDEX + list(args), capture_output=True, text=True, timeout=timeout)
