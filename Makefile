@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HTTP_PORT ?= 8000
 GRPC_PORT ?= 50051
 
-.PHONY: run test lint bench bench-service simulate clean
+.PHONY: run test lint browser bench bench-service simulate clean
 
 $(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -30,7 +30,12 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl runtime api tests bench
 	$(VENV)/bin/mypy dsl runtime api
 
-test: $(STAMP) lint
+# The browser tests (tests/browser) drive Debian's Chromium through Playwright; Playwright's own
+# browser download is not used (it needs hosts other than the package registries).
+browser:
+	@test -x /usr/bin/chromium || { apt-get update -q && apt-get install -y -q chromium; }
+
+test: $(STAMP) browser lint
 	$(VENV)/bin/pytest -n 2 --dist loadfile
 
 simulate: $(STAMP)
