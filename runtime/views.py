@@ -43,7 +43,7 @@ def view(game: Any, viewer: int | None) -> dict[str, Any]:
     var_names = [v.name for v in rs.vars]
     ents = {}
     for e in st.entities:
-        fields = {k: encode(v) for k, v in e.d.items() if not isinstance(v, (ZoneRef, list)) or k in ()}
+        fields = entity_fields(e)
         fields["alive"] = e.alive
         ents[e.name] = fields
     return {
@@ -64,14 +64,29 @@ def view(game: Any, viewer: int | None) -> dict[str, Any]:
     }
 
 
+def entity_fields(e: Any) -> dict[str, Any]:
+    """An entity's fields and variables as JSON (lists and maps included); its zones are
+    left out, as they appear among the zones under their own keys (`tile2.side[0]`)."""
+    return {k: encode(v) for k, v in e.d.items() if not _is_zone(v)}
+
+
+def _is_zone(v: Any) -> bool:
+    if v.__class__ is ZoneRef:
+        return True
+    return v.__class__ is list and bool(v) and all(x.__class__ is ZoneRef for x in v)
+
+
 def full_state(game: Any) -> dict[str, Any]:
-    """Everything that makes the state, canonically (used for the state hash)."""
+    """Everything that makes the state, canonically (used for the state hash): options,
+    every zone's contents in order, every variable, every entity's fields, variables and
+    `alive`, marks, the turn machine, the outcome and the standing reveals. Not part of it:
+    the seed's generator and the log (two games reaching one position hash alike)."""
     st = game.st
     return {
+        "options": encode(st.options),
         "zones": {z.key: [c.name for c in st.zones[z.idx]] for z in st.zone_refs},
         "vars": {v.name: encode(st.g[v.name]) for v in game.prog.rs.vars},
-        "entities": {e.name: [e.alive, {k: encode(v) for k, v in sorted(e.d.items()) if not isinstance(v, (ZoneRef, list))}]
-                     for e in st.entities},
+        "entities": {e.name: [e.alive, entity_fields(e)] for e in st.entities},
         "marks": {st.comps[i].name: encode(m) for i, m in sorted(st.marks.items())},
         "turn": [st.step, st.actor, st.current, st.terminal],
         "outcome": st.outcome,
