@@ -4,7 +4,8 @@ Authentication: a seat token from `POST /games`, sent as `Authorization: Bearer 
 without one the caller is a spectator. Every error body is `{"error": {"code", "message",
 "reason", ...}}`; statuses: 400 malformed input, 401 missing/bad token, 403 not your turn or
 seat, 404 unknown game, 409 stale version or game over, 413 body too large, 422 illegal move
-(reason: the rule's `require`) or invalid fields. OpenAPI docs are served at /docs.
+(reason: the rule's `require`) or invalid fields. OpenAPI docs are served at /docs and
+/redoc, with every asset from Ludex itself (`api.http.docs`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.app import GameService, ServiceError, Unauthenticated
 from api.http import models as m
+from api.http.docs import add_offline_docs
 from api.http.limits import BodySizeLimit
 
 DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: ample for ruleset text, far above any move
@@ -72,7 +74,10 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
             "`GET /games/{id}/audit` verifies it."
         ),
         responses=_ERRORS,
+        docs_url=None,
+        redoc_url=None,
     )
+    add_offline_docs(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(ServiceError)
