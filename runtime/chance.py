@@ -26,9 +26,36 @@ class ChanceSource:
     """Supplies chance outcomes in the order the game asks for them."""
 
     def __init__(self, seed: str | int | None, given: Iterable[list[str]] | None = None, verify: bool = False):
-        self.rng = random.Random(seed if seed is not None else 0)
+        self._rng = random.Random(seed if seed is not None else 0)
+        # clones share one RNG until one of them draws (copying its 2.5 KB state costs more
+        # than the rest of a clone): `_sharers` counts the sources sharing `_rng`
+        self._sharers: list[int] | None = None
         self.given: deque[list[str]] = deque(given or ())
         self.verify = verify and seed is not None
+
+    def clone(self) -> ChanceSource:
+        """An independent copy: the same RNG state and remaining given outcomes."""
+        new = ChanceSource.__new__(ChanceSource)
+        if self._sharers is None:
+            self._sharers = [1]
+        self._sharers[0] += 1
+        new._rng, new._sharers = self._rng, self._sharers
+        new.given = deque(self.given)
+        new.verify = self.verify
+        return new
+
+    @property
+    def rng(self) -> random.Random:
+        """This source's own RNG (copied from a shared one before its first draw)."""
+        shared = self._sharers
+        if shared is not None:
+            self._sharers = None
+            shared[0] -= 1
+            if shared[0] > 0:
+                own = random.Random()
+                own.setstate(self._rng.getstate())
+                self._rng = own
+        return self._rng
 
     def shuffle(self, names: list[str], zone: str, ply: int) -> list[str]:
         """The new order (top first) of a zone holding `names`."""

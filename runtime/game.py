@@ -6,6 +6,7 @@
     g.apply(seat, move)     # new events; IllegalMove / NotYourTurn leave the state unchanged
     g.view(seat)            # the seat's information set as JSON (hidden zones redacted)
     g.state_hash()          # sha256 of the canonical state
+    g.clone()               # an independent copy for search (moves on it never touch g)
     Game.fold(ruleset, seats, options, events)   # replay a log, re-checking every move
 
 Chance is resolved inline: each shuffle or random draw is taken from the given outcomes
@@ -148,6 +149,9 @@ class Game:
                     st.place_initial(c, st.g[z.name])
         for v, init in prog.var_inits:
             st.g[v.name] = [init(st, []) for _ in st.seat_list] if v.per_seat else init(st, [])
+        st.fixed = frozenset([name for name, _ in prog.consts + prog.component_sets] + [z.name for z in prog.rs.zones])
+        members = {f.name for e in prog.rs.entity_types for f in e.fields} | {v.name for e in prog.rs.entity_types for v in e.vars}
+        st.fixed_members = frozenset(z.name for e in prog.rs.entity_types for z in e.zones if z.name not in members)
         st.rule = "setup"
         env: list = [None] * max(prog.setup_slots, 1)
         try:
@@ -176,6 +180,17 @@ class Game:
                         st.place_initial(c, e.d[z.name])
         for name, init in prog.entity_inits[e.kind]:
             e.d[name] = init(st, fields_env)
+
+    # ---- copying ----
+    def clone(self) -> Game:
+        """An independent copy of this game for search (e.g. a bot's playouts): moves applied
+        to the copy never change this game, and the copy's chance continues from the same RNG
+        state. The compiled rules, components and past events are shared (immutable)."""
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.st = self.st.clone()
+        new._legal_cache = None
+        return new
 
     # ---- queries ----
     @property

@@ -52,6 +52,38 @@ class State:
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
         self.dirty: set[str] = {"*"}
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
+        # names in `g` that never change (constants, component sets, zones) and entity members
+        # that never change (zones): a clone shares them
+        self.fixed: frozenset[str] = frozenset()
+        self.fixed_members: frozenset[str] = frozenset()
+
+    # ---- copying ----
+    def clone(self) -> State:
+        """An independent copy for search: zones, variables, entities, marks and the chance
+        source's RNG are copied; components, zone references and compiled rules are shared
+        (immutable). Events are immutable, so only the list holding them is copied."""
+        new = State.__new__(State)
+        memo: dict[int, Any] = {}
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if k in _SHARED:
+                d[k] = v
+            elif k == "chance":
+                d[k] = v.clone()
+            elif k == "zones":
+                d[k] = [z[:] for z in v]
+            elif k == "events" or k == "dirty":
+                d[k] = v.copy()
+            elif k == "loc":
+                d[k] = v.copy()
+            elif k == "g":
+                fixed = self.fixed
+                d[k] = {n: x if n in fixed or x.__class__ in _ATOMS else _copy(x, memo) for n, x in v.items()}
+            elif k == "entities":
+                d[k] = [_copy_ent(e, memo, self.fixed_members) for e in v]
+            else:
+                d[k] = _copy(v, memo)
+        return new
 
     # ---- building ----
     def new_zone(self, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl: str) -> ZoneRef:
@@ -204,6 +236,45 @@ class State:
         self.version += 1
         self.dirty.update(("marks", "has_mark"))
         self.marks.pop(c.id, None)
+
+
+# never changed once setup has run (components are immutable; zone references are fixed)
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "fixed", "fixed_members"))
+_ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event))
+
+
+def _copy(v: Any, memo: dict[int, Any]) -> Any:
+    """A copy of `v` sharing immutable values; each entity is copied once (`memo` by id), so
+    an entity reachable from several sets stays one object in the copy."""
+    cls = v.__class__
+    if cls in _ATOMS:
+        return v
+    if cls is list:
+        return [x if x.__class__ in _ATOMS else _copy(x, memo) for x in v]
+    if cls is dict:
+        return {k: x if x.__class__ in _ATOMS else _copy(x, memo) for k, x in v.items()}
+    if cls is Ent:
+        e = memo.get(id(v))
+        return e if e is not None else _copy_ent(v, memo, frozenset())
+    if cls is tuple:
+        return tuple(_copy(x, memo) for x in v)
+    if cls is set:
+        return {_copy(x, memo) for x in v}
+    raise TypeError(f"cannot copy a {cls.__name__} in a game state")
+
+
+def _copy_ent(v: Ent, memo: dict[int, Any], fixed: frozenset[str]) -> Ent:
+    """A copy of entity `v` (once per clone: `memo`); members named in `fixed` are shared."""
+    e = memo.get(id(v))
+    if e is not None:
+        return e
+    e = memo[id(v)] = Ent.__new__(Ent)
+    e.kind, e.index, e.name, e.alive, e.set_names = v.kind, v.index, v.name, v.alive, v.set_names
+    e.d = d = v.d.copy()
+    for k, x in d.items():
+        if x.__class__ not in _ATOMS and k not in fixed:
+            d[k] = _copy(x, memo)
+    return e
 
 
 def _name_part(v: Any) -> str:
