@@ -51,7 +51,7 @@ def _safe_url(url: str) -> str:
     return sa.make_url(url).render_as_string(hide_password=True)
 
 
-async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
+async def _serve(db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = ()) -> None:
     import uvicorn
     from sse_starlette.sse import AppStatus
 
@@ -63,7 +63,7 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
         def capture_signals(self) -> Iterator[None]:
             yield
 
-    from api.app import GameService
+    from api.app import GameService, Rules
     from api.grpc.server import start_grpc_server
     from api.http import create_app
     from api.store import EventStore
@@ -79,7 +79,7 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int) -> None:
             http_socket.close()
             raise
     store = EventStore(db)
-    service = GameService(store)
+    service = GameService(store, Rules(ruleset_dirs))
     listener = store.listener(service.notifier.notify)
     if listener is not None:
         # Other processes' commits arrive as notifications: polling is only a safety net.
@@ -142,9 +142,18 @@ def serve(
     http_port: int = typer.Option(8000, "--http-port", help="HTTP port (OpenAPI docs at /docs)."),
     grpc_port: int = typer.Option(50051, "--grpc-port", help="gRPC port (0: any free port)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on (0.0.0.0 for all)."),
+    rulesets: list[Path] = typer.Option(
+        [],
+        "--rulesets",
+        help="Also serve the rulesets in this folder: each subfolder with game.ludex, each .ludex file "
+        "(repeatable; re-read for every new game).",
+    ),
 ) -> None:
     """Serve games over HTTP and gRPC from one event store."""
-    asyncio.run(_serve(db, host, http_port, grpc_port))
+    for d in rulesets:
+        if not d.is_dir():
+            fail(f"--rulesets {d}: no such folder", "give a folder holding NAME/game.ludex folders or NAME.ludex files")
+    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets)))
 
 
 def replay(

@@ -11,10 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from typing import Any, Sequence
+from pathlib import Path
+from typing import Any, Iterable, Sequence
 
 import dsl
 from api.app.errors import InvalidRequest, NotFound
+from api.app.ruleset_dirs import DesignerRuleset, scan
 
 
 class PinnedRulesMismatch(Exception):
@@ -22,10 +24,12 @@ class PinnedRulesMismatch(Exception):
 
 
 class Rules:
-    """Compiles and caches rulesets (thread-safe). Only bundled rulesets can start games: a
-    client never names a file path on the server."""
+    """Compiles and caches rulesets (thread-safe). Games start from bundled rulesets and from
+    the designers' rulesets folders given as `ruleset_dirs` (see `api.app.ruleset_dirs`),
+    always by name: a client never names a file path on the server."""
 
-    def __init__(self) -> None:
+    def __init__(self, ruleset_dirs: Iterable[str | Path] = ()) -> None:
+        self.ruleset_dirs = tuple(Path(d) for d in ruleset_dirs)
         self._lock = threading.Lock()
         self._compile_lock = threading.Lock()
         self._bundled: dict[tuple[str, tuple[str, ...]], Any] = {}
@@ -33,29 +37,81 @@ class Rules:
         self._catalogue: list[dict[str, Any]] | None = None
 
     def catalogue(self) -> list[dict[str, Any]]:
-        """Bundled rulesets: `[{name, variants, seats: {min, max}, options: [...], content_hash}]`
-        (options and hash of the base rules, without variants)."""
+        """Every ruleset that can be asked for: `[{name, variants, seats: {min, max}, options:
+        [...], content_hash, origin, ok, diagnostics}]` (options and hash of the base rules,
+        without variants). Bundled ones first (`origin` "bundled"), then the designers'
+        (`origin` their folder or file), read from disk now. A designer's ruleset that fails
+        its check has `ok` false, its `diagnostics`, and null `seats` and `content_hash`."""
         with self._lock:
-            if self._catalogue is not None:
-                return self._catalogue
-        entries = []
-        for info in dsl.bundled_rulesets():
-            rs = self.bundled(info.name, ())
-            entries.append(
-                {
-                    "name": info.name,
-                    "variants": list(info.variants),
-                    "seats": {"min": rs.seats[0], "max": rs.seats[1]},
-                    "options": [
-                        {"name": o.name, "type": str(o.type), "default": _json_default(o.default), "doc": o.doc}
-                        for o in rs.options
-                    ],
-                    "content_hash": rs.content_hash,
-                }
+            bundled = self._catalogue
+        if bundled is None:
+            bundled = [
+                _entry(info.name, list(info.variants), self.bundled(info.name, ()), "bundled")
+                for info in dsl.bundled_rulesets()
+            ]
+            with self._lock:
+                self._catalogue = bundled
+        return bundled + [self._designer_entry(d, problem) for d, problem in self._designers()]
+
+    def ruleset(self, name: str, variants: Sequence[str]) -> Any:
+        """The compiled ruleset `name` (a designer's, read from disk now, or a bundled one)
+        with `variants`. Raises NotFound (`ruleset_not_found`, listing the names served) and
+        InvalidRequest (`bad_variant`; `bad_ruleset` with the `diagnostics` when the rules
+        fail their check)."""
+        for d, problem in self._designers():
+            if d.name == name and problem is None:
+                return self._compile_designer(d, variants)
+        known = sorted({b.name for b in dsl.bundled_rulesets()} | {d.name for d, _ in self._designers()})
+        if name not in {b.name for b in dsl.bundled_rulesets()}:
+            raise NotFound("ruleset_not_found", f"no ruleset named {name!r}", known=known)
+        return self.bundled(name, variants)
+
+    def _designers(self) -> list[tuple[DesignerRuleset, str | None]]:
+        """The designers' rulesets, each with why it cannot be served under its name (a name
+        already taken by a bundled or an earlier ruleset) or None."""
+        taken = {b.name: "bundled" for b in dsl.bundled_rulesets()}
+        out: list[tuple[DesignerRuleset, str | None]] = []
+        for d in scan(self.ruleset_dirs):
+            other = taken.get(d.name)
+            out.append((d, None if other is None else f"the name {d.name!r} is already served ({other}): rename the folder or file"))
+            taken.setdefault(d.name, d.origin)
+        return out
+
+    def _compile_designer(self, d: DesignerRuleset, variants: Sequence[str]) -> Any:
+        unknown = [v for v in variants if v not in d.variants]
+        if unknown:
+            raise InvalidRequest(
+                "bad_variant", f"ruleset {d.name!r} has no variant {unknown[0]!r}", variants=sorted(d.variants)
             )
+        try:
+            sources = d.sources(variants)
+        except OSError as exc:
+            raise InvalidRequest("bad_ruleset", f"cannot read ruleset {d.name!r}: {exc}") from exc
+        try:
+            rs = dsl.load_from_sources(sources)
+        except dsl.RulesetError as exc:
+            first = str(exc.diagnostics[0]).splitlines()[0] if exc.diagnostics else ""
+            raise InvalidRequest(
+                "bad_ruleset",
+                f"ruleset {d.name!r} does not check ({len(exc.diagnostics)} diagnostics; first: {first})",
+                diagnostics=[x.to_dict() for x in exc.diagnostics],
+            ) from exc
         with self._lock:
-            self._catalogue = entries
-        return entries
+            self._pinned[_sources_key(rs.sources, rs.variants)] = rs
+        return rs
+
+    def _designer_entry(self, d: DesignerRuleset, problem: str | None) -> dict[str, Any]:
+        if problem is None:
+            try:
+                return _entry(d.name, sorted(d.variants), self._compile_designer(d, ()), d.origin)
+            except InvalidRequest as exc:
+                diagnostics = exc.details.get("diagnostics") or [_name_diagnostic(d, exc.message)]
+        else:
+            diagnostics = [_name_diagnostic(d, problem)]
+        return {
+            "name": d.name, "variants": sorted(d.variants), "seats": None, "options": [], "content_hash": None,
+            "origin": d.origin, "ok": False, "diagnostics": diagnostics,
+        }
 
     def bundled(self, name: str, variants: Sequence[str]) -> Any:
         """The compiled bundled ruleset `name` with `variants`.
@@ -133,6 +189,25 @@ class Rules:
     def check(text: str, filename: str = "<text>") -> list[dict[str, Any]]:
         """Diagnostics for a ruleset text (empty when it compiles cleanly)."""
         return [d.to_dict() for d in dsl.check_text(text, filename)]
+
+
+def _entry(name: str, variants: list[str], rs: Any, origin: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "variants": variants,
+        "seats": {"min": rs.seats[0], "max": rs.seats[1]},
+        "options": [
+            {"name": o.name, "type": str(o.type), "default": _json_default(o.default), "doc": o.doc} for o in rs.options
+        ],
+        "content_hash": rs.content_hash,
+        "origin": origin,
+        "ok": True,
+        "diagnostics": [],
+    }
+
+
+def _name_diagnostic(d: DesignerRuleset, message: str) -> dict[str, Any]:
+    return dsl.Diagnostic("error", message, d.origin, 0, 0).to_dict()
 
 
 def _check_hash(rs: Any, content_hash: str, text_hash: str | None) -> None:

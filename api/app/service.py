@@ -84,7 +84,8 @@ class GameService:
     # -- rulesets ---------------------------------------------------------------------------
 
     def rulesets(self) -> list[dict[str, Any]]:
-        """Bundled rulesets: `[{name, variants, seats: {min, max}, options, content_hash}]`."""
+        """Rulesets served: `[{name, variants, seats: {min, max}, options, content_hash, origin,
+        ok, diagnostics}]` (see `Rules.catalogue`)."""
         return self.rules.catalogue()
 
     def check_ruleset(self, text: str, filename: str = "<text>") -> dict[str, Any]:
@@ -102,17 +103,18 @@ class GameService:
         seats: int | None = None,
         seed: str | None = None,
     ) -> dict[str, Any]:
-        """Start a game of a bundled ruleset.
+        """Start a game of a ruleset served (bundled, or from a designer's rulesets folder: its
+        current text, which the game then pins).
 
         Returns `{game_id, version, seats, tokens}`: `tokens[i]` is seat i's secret, shown only
         here. `seed` (optional) fixes the randomness; by default a fresh 256-bit secret is
         drawn. The header event publishes only the seed's SHA-256. Raises NotFound
-        (`ruleset_not_found`) or InvalidRequest (`bad_variant`, `bad_seats`, `bad_options`,
-        `bad_seed`).
+        (`ruleset_not_found`) or InvalidRequest (`bad_ruleset` with diagnostics, `bad_variant`,
+        `bad_seats`, `bad_options`, `bad_seed`).
         """
         variants = list(variants or [])
         options = dict(options or {})
-        rs = self.rules.bundled(ruleset, variants)
+        rs = self.rules.ruleset(ruleset, variants)
         low, high = rs.seats
         if seats is None:
             seats = low

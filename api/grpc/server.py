@@ -124,10 +124,13 @@ class LudexServicer(pb2_grpc.LudexServicer):
                 pb2.Ruleset(
                     name=r["name"],
                     variants=r["variants"],
-                    min_seats=r["seats"]["min"],
-                    max_seats=r["seats"]["max"],
+                    min_seats=(r["seats"] or {}).get("min", 0),
+                    max_seats=(r["seats"] or {}).get("max", 0),
                     options_json=json.dumps(r["options"]),
-                    content_hash=r["content_hash"],
+                    content_hash=r["content_hash"] or "",
+                    origin=r["origin"],
+                    ok=r["ok"],
+                    diagnostics_json=json.dumps(r["diagnostics"]),
                 )
                 for r in entries
             ]

@@ -114,7 +114,9 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
 
     @app.get("/rulesets", response_model=list[m.RulesetOut], tags=["rulesets"])
     async def rulesets() -> JSONResponse:
-        """Bundled rulesets: names, variants, options, seat range and content hash."""
+        """Rulesets served (bundled, then `serve --rulesets` folders): names, variants, options,
+        seat range, content hash, origin, and `ok`/`diagnostics` (a ruleset failing its check
+        is listed but cannot start games)."""
         return await run(service.rulesets)
 
     @app.post("/rulesets/check", response_model=m.CheckRulesetOut, tags=["rulesets"])

@@ -19,7 +19,7 @@ class CheckRulesetIn(_Strict):
 
 
 class CreateGameIn(_Strict):
-    """A new game of a bundled ruleset."""
+    """A new game of a ruleset listed by GET /rulesets."""
 
     ruleset: str = Field(description="A `name` from GET /rulesets.")
     variants: list[str] = Field(default_factory=list, description="Variant names from GET /rulesets.")
@@ -59,9 +59,12 @@ class SubmitMoveIn(_Strict):
 class RulesetOut(BaseModel):
     name: str
     variants: list[str]
-    seats: dict[str, int]
+    seats: dict[str, int] | None = Field(description="{min, max}; null when the ruleset fails its check.")
     options: list[dict[str, Any]]
-    content_hash: str
+    content_hash: str | None = Field(description="Hash of the compiled base rules; null when they fail their check.")
+    origin: str = Field(description='"bundled", or the designer\'s folder or file it is read from.')
+    ok: bool = Field(description="False when the rules fail their check: such a ruleset cannot start games.")
+    diagnostics: list[dict[str, Any]] = Field(description="Why the check failed (file, line, column, message, hint).")
 
 
 class CheckRulesetOut(BaseModel):

@@ -27,8 +27,9 @@ def free_port() -> int:
 class Server:
     """A `ludex serve` subprocess (HTTP + gRPC) on loopback ports."""
 
-    def __init__(self, db_url: str, log_path: Path) -> None:
+    def __init__(self, db_url: str, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
         self.db_url = db_url
+        self.extra_args = extra_args
         self.log_path = log_path
         self.proc: subprocess.Popen[bytes] | None = None
         self.http_port = self.grpc_port = 0
@@ -50,6 +51,7 @@ class Server:
                 "--db", self.db_url,
                 "--http-port", str(self.http_port),
                 "--grpc-port", str(self.grpc_port),
+                *self.extra_args,
             ],
             cwd=ROOT,
             stdout=log,
