@@ -97,6 +97,16 @@ class SeatsDecl(Decl):
 
 
 @attrs.frozen
+class AutomatonDecl(Decl):
+    """A seat the rules drive (an automaton), numbered after the human seats in declaration
+    order; its name is that seat. `steps` are the steps where it acts: there the engine plays
+    its first legal move (docs/language.md, "Automaton seats")."""
+
+    steps: tuple[str, ...] = ()
+    kind: str = attrs.field(default="automaton", init=False)
+
+
+@attrs.frozen
 class OptionDecl(Decl):
     type: TypeRef = TypeRef("int")
     default: Node = Node("none_lit", ())

@@ -94,6 +94,8 @@ class Checker:
             g[c.name] = "any"
         for s in self.of("step"):
             g[s.name] = "step"
+        for a in self.of("automaton"):
+            g.setdefault(a.name, "seat")
 
     def _set_type(self, value: A.Node) -> str:
         if value.op == "list_comp" and value.args[0].op == "call":
@@ -213,6 +215,35 @@ class Checker:
             self._step_ref(d.then.args[0], d.then.span or d.span)
             if d.then.args[1] is not None:
                 self.expect(d.then.args[1], {}, "seat")
+
+    def _decl_automaton(self, d: A.AutomatonDecl) -> None:
+        """An automaton needs a human seat beside it, a name of its own and steps that exist;
+        `goto S by NAME` and `turn NAME` must lead it to one of its steps."""
+        for kind, names in self.by_kind.items():
+            if kind != "automaton" and d.name in names:
+                self.rep.error(d.span, f"automaton '{d.name}' has the name of a {kind}", "give the automaton a name of its own")
+        for seats in self.of("seats"):
+            if seats.low < 1:
+                self.rep.error(d.span, f"automaton '{d.name}' needs a human seat beside it, but `seats` allows {seats.low}",
+                               "an automaton plays against people: write `seats 1` or more")
+        for s in d.steps:
+            self._step_ref(s, d.span)
+        if any(s not in self.by_kind.get("step", {}) for s in d.steps):
+            return  # a misspelt step is reported once, not again at every goto
+        first = next(iter(self.by_kind.get("step", {})), None)
+        for decl in self.decls:
+            for node in walk(decl):
+                if not isinstance(node, A.Node):
+                    continue
+                if node.op in ("goto_stmt", "then_goto"):
+                    target, by = node.args[0], node.args[1]
+                elif node.op == "turn_stmt":
+                    target, by = first, node.args[0]
+                else:
+                    continue
+                if by is not None and by.op == "name" and by.args[0] == d.name and target not in d.steps:
+                    self.rep.error(node.span or decl.span, f"automaton '{d.name}' is sent to step '{target}', where it does not act",
+                                   f"it acts during {', '.join(d.steps)}; add the step to `automaton {d.name} during ...`")
 
     def iterable(self, e: A.Node, scope: dict[str, str]) -> str:
         """Checks that `e` is a collection (list, zone or map); returns its type."""

@@ -3,7 +3,9 @@
 Nodes are steps; an edge S -> T labelled M means move M, allowed at S, can lead to T
 (by `goto`, `end turn`/`turn` back to the first step, or the step's `then`). Triggers that
 change step are drawn from every step (their condition may hold after any move); `end game`
-leads to the terminal node.
+leads to the terminal node. A step where an automaton acts (its moves played by the rules,
+not chosen by a person) is drawn distinctly: a dashed hexagon in DOT, the `automaton` class
+in Mermaid, its label naming the automaton.
 """
 
 from __future__ import annotations
@@ -66,15 +68,29 @@ def edges(rs: Ruleset) -> list[tuple[str, str, str]]:
     return sorted(out)
 
 
+def automaton_steps(rs: Ruleset) -> dict[str, list[str]]:
+    """Step name -> the automata that act there (only steps with one)."""
+    out: dict[str, list[str]] = {}
+    for a in rs.automata:
+        for s in a.steps:
+            out.setdefault(s, []).append(a.name)
+    return out
+
+
 def turn_graph(rs: Ruleset, dot: bool = False) -> str:
     """The turn structure as Mermaid `stateDiagram-v2` text, or DOT with `dot=True`."""
     es = edges(rs)
+    auto = automaton_steps(rs)
     first = rs.steps[0].name if rs.steps else ""
     if dot:
         lines = [f'digraph "{rs.name}" {{', "  rankdir=LR;", '  start [shape=point]; END [shape=doublecircle label="end"];',
                  f'  start -> "{first}" [label="setup"];']
         for s in rs.steps:
-            lines.append(f'  "{s.name}" [shape=box tooltip="{_esc(s.doc)}"];')
+            if s.name in auto:
+                lines.append(f'  "{s.name}" [shape=hexagon style=dashed label="{s.name}\\n(automaton {", ".join(auto[s.name])})" '
+                             f'tooltip="{_esc(s.doc)}"];')
+            else:
+                lines.append(f'  "{s.name}" [shape=box tooltip="{_esc(s.doc)}"];')
         for a, b, label in es:
             src = "ANY" if a == "*" else a
             lines.append(f'  "{src}" -> "{b}" [label="{_esc(label)}"];')
@@ -84,12 +100,16 @@ def turn_graph(rs: Ruleset, dot: bool = False) -> str:
         return "\n".join(lines)
     lines = ["stateDiagram-v2", f"  [*] --> {first}: setup"]
     for s in rs.steps:
-        if s.doc:
-            lines.append(f"  {s.name}: {s.name}\\n{_esc(s.doc)}")
+        who = f"\\n(automaton {', '.join(auto[s.name])})" if s.name in auto else ""
+        if s.doc or who:
+            lines.append(f"  {s.name}: {s.name}{who}" + (f"\\n{_esc(s.doc)}" if s.doc else ""))
     for a, b, label in es:
         src = "any_step" if a == "*" else a
         dst = "[*]" if b == "END" else b
         lines.append(f"  {src} --> {dst}: {label}")
+    if auto:
+        lines.append("  classDef automaton stroke-dasharray: 5 5")
+        lines.extend(f"  class {name} automaton" for name in auto)
     return "\n".join(lines)
 
 

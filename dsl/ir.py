@@ -19,7 +19,8 @@ from dsl import ast as A
 class Ruleset:
     """A game's rules after variants: what `runtime.Game` runs.
 
-    `seats` is (fewest, most); `sources` holds (file name, text) of the base file and each
+    `seats` is (fewest, most) human seats; `automata` are the seats the rules drive, numbered
+    after the human seats (docs/language.md, "Automaton seats"); `sources` holds (file name, text) of the base file and each
     variant file in order, so a stored game can be recompiled from its own text;
     `content_hash` is the sha256 (hex) of the canonical form of everything else.
     """
@@ -45,13 +46,16 @@ class Ruleset:
     triggers: tuple[A.TriggerDecl, ...]
     sources: tuple[tuple[str, str], ...] = attrs.field(eq=False, repr=False)
     content_hash: str = attrs.field(default="", eq=False)
+    automata: tuple[A.AutomatonDecl, ...] = ()
 
     def option(self, name: str) -> A.OptionDecl | None:
         return next((o for o in self.options if o.name == name), None)
 
     def to_data(self) -> dict:
         """Canonical JSON-able form (spans included), used for the hash and IR snapshots."""
-        return {f.name: to_data(getattr(self, f.name)) for f in attrs.fields(Ruleset) if f.name not in ("sources", "content_hash")}
+        # automata appear only when declared, so a ruleset without them keeps its hash
+        return {f.name: to_data(getattr(self, f.name)) for f in attrs.fields(Ruleset)
+                if f.name not in ("sources", "content_hash") and not (f.name == "automata" and not self.automata)}
 
 
 def to_data(obj: Any) -> Any:

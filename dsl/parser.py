@@ -77,6 +77,11 @@ class _Build(Transformer):
     def seats_decl(self, meta, low, high=None):
         return A.SeatsDecl("seats", "", self._span(meta), int(low), int(high if high is not None else low))
 
+    def automaton_decl(self, meta, name, *rest):
+        doc = rest[-1] if rest and rest[-1].type == "STRING" else None
+        steps = tuple(str(x) for x in rest if x.type == "NAME")
+        return A.AutomatonDecl(str(name), _doc(doc), self._tspan(name), steps)
+
     def option_decl(self, meta, name, typ, default, doc=None):
         return A.OptionDecl(str(name), _doc(doc), self._tspan(name), typ, default)
 
@@ -396,7 +401,7 @@ def _message(tok: Token, builder: _Build) -> A.Node:
 
 MAX_SYNTAX_ERRORS = 10
 _DECL_START = re.compile(
-    r"^(game|variant|seats|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
+    r"^(game|variant|seats|automaton|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
     r"|trigger|set|replace|add|remove)\b"
 )
 

@@ -3,6 +3,7 @@
     g = Game.new(ruleset, seats=2, options={}, seed="s")   # setup runs; chance nodes become events
     g.decision()            # whose decision it is: Decision(step, seats, terminal)
     g.legal_moves(seat)     # list[Move]
+                            # (automaton seats never decide: the rules play their moves, see _run_automata)
     g.apply(seat, move)     # new events; IllegalMove / NotYourTurn leave the state unchanged
     g.view(seat)            # the seat's information set as JSON (hidden zones redacted)
     g.state_hash()          # sha256 of the canonical state
@@ -30,6 +31,7 @@ from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
 TRIGGER_LIMIT = 1000
+AUTOMATON_LIMIT = 100_000  # automaton moves in a row before the rules are deemed to loop
 
 
 class IllegalMove(Exception):
@@ -110,7 +112,7 @@ class Game:
     ) -> Game:
         """Create a game and run its setup.
 
-        `seats` defaults to the fewest allowed; `options` override the declared defaults
+        `seats` (human seats; the ruleset's automata are added after them) defaults to the fewest allowed; `options` override the declared defaults
         (unknown names or wrong types raise ValueError); `outcomes` are chance outcomes used
         before the seeded RNG (each a list of component names); `verify` also checks each
         given outcome against the seed. Raises ImpossibleOutcome for an impossible one.
@@ -120,7 +122,7 @@ class Game:
         n = lo if seats is None else seats
         if not lo <= n <= hi:
             raise ValueError(f"{ruleset.name} is for {lo}-{hi} seats, not {n}" if lo != hi else f"{ruleset.name} is for {lo} seats, not {n}")
-        st = State(n, {}, ChanceSource(seed, outcomes, verify))
+        st = State(n + len(ruleset.automata), {}, ChanceSource(seed, outcomes, verify))
         st.options = _resolve_options(prog, st, options or {})
         g = cls(prog, st)
         g._build()
@@ -128,6 +130,8 @@ class Game:
 
     def _build(self) -> None:
         prog, st = self.prog, self.st
+        for name, seat in self.automata.items():
+            st.g[name] = seat
         for name, f in prog.consts:
             st.g[name] = f(st, [])
         for z in prog.rs.zones:
@@ -164,6 +168,7 @@ class Game:
             if st.flow is None:
                 st.flow = ("turn", 0)
             self._transition()
+        self._run_automata()
 
     def _build_entity(self, e: Ent) -> None:
         st, prog = self.st, self.prog
@@ -214,12 +219,22 @@ class Game:
 
     @property
     def seats(self) -> int:
-        return self.st.nseats
+        """The number of human seats (what `Game.new` was given); automata come after them."""
+        return self.st.nseats - len(self.prog.rs.automata)
+
+    @property
+    def automata(self) -> dict[str, int]:
+        """The seats the rules drive: automaton name -> seat number (after the human seats)."""
+        return {a.name: self.seats + i for i, a in enumerate(self.prog.rs.automata)}
 
     def decision(self) -> Decision:
+        """Who decides now. Never an automaton seat: its moves are played inside `apply`, so a
+        decision with an automaton to act is a stuck one (it had no legal move)."""
         st = self.st
         if st.terminal:
             return Decision(st.step, (), True)
+        if st.actor >= self.seats:
+            return Decision(st.step, (), False, True)
         stuck = not self.legal_moves(st.actor)
         return Decision(st.step, () if stuck else (st.actor,), False, stuck)
 
@@ -342,6 +357,7 @@ class Game:
             self._check_priority(mc)
         start = len(st.events)
         self._execute(mc, binding, seat)
+        self._run_automata()
         return st.events[start:]
 
     def _no_such_move(self, name: str) -> str:
@@ -426,6 +442,47 @@ class Game:
             raise
         if not st.terminal:
             self._transition()
+
+    def _run_automata(self) -> None:
+        """Play the automata's moves until a human seat is to act or the game ends.
+
+        An automaton plays, at each of its decisions, the first legal move: moves in
+        declaration order (a legal `forced` move first; `otherwise` moves last), bindings in
+        domain order. Each is an ordinary move event citing its rule and file:line, so a
+        replay re-derives it. It stops, leaving the decision stuck, when the automaton has
+        no legal move. Raises RuleError when an automaton is to act at a step not declared
+        for it, or a human seat at an automaton's step."""
+        st, prog = self.st, self.prog
+        driven = {s: {a.name for a in prog.rs.automata if s in a.steps} for s in prog.steps}
+        names = {seat: name for name, seat in self.automata.items()}
+        for _ in range(AUTOMATON_LIMIT):
+            if st.terminal:
+                return
+            name = names.get(st.actor)
+            if name is None:
+                if driven.get(st.step):
+                    raise RuleError(f"seat {st.actor} is to act at step '{st.step}', which only the automaton "
+                                    f"{' and '.join(sorted(driven[st.step]))} acts in", None)
+                return
+            if name not in driven.get(st.step, ()):
+                raise RuleError(f"automaton '{name}' is to act at step '{st.step}', which is not one of its steps", None)
+            chosen = self._first_move()
+            if chosen is None:
+                return
+            self._execute(*chosen, st.actor)
+        raise RuleError(f"automata played {AUTOMATON_LIMIT} moves in a row: no human seat is ever to act", None)
+
+    def _first_move(self) -> tuple[MoveCode, tuple] | None:
+        """The first legal (move, binding) at the current step, by the `forced`/`otherwise`
+        ranking, declaration order and domain order; None when there is none."""
+        codes = self.prog.moves_by_step.get(self.st.step, ())
+        for group in ([m for m in codes if m.decl.forced], [m for m in codes if not m.decl.otherwise],
+                      [m for m in codes if m.decl.otherwise]):
+            for mc in group:
+                found = self._instances(mc, first_only=True)
+                if found:
+                    return mc, found[0]
+        return None
 
     def _triggers(self) -> None:
         """Fire triggers whose condition holds, first in declaration order, rescanning after
@@ -530,8 +587,8 @@ class Game:
         given = [list(e.outcome) for e in events if e.kind == "chance"]
         g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None)
         for e in events:
-            if e.kind != "move":
-                continue
+            if e.kind != "move" or (e.seat is not None and e.seat >= g.seats):
+                continue  # an automaton's move: the rules play it again, and the events are compared below
             if e.ply != len(g.events):
                 _mismatch(g.events, events, e.ply)
             try:
