@@ -271,3 +271,10 @@ def _print_stats(s: dict) -> None:
     if s.get("mean_team_score") is not None:
         m.add_row("mean_team_score", f"{s['mean_team_score']:.2f}")
     c.print(m)
+    if s.get("mean_scores"):
+        sc = Table(title="mean final score by seat")
+        sc.add_column("seat", justify="right")
+        sc.add_column("mean score", justify="right")
+        for seat, mean in s["mean_scores"].items():
+            sc.add_row(seat, f"{mean:.2f}")
+        c.print(sc)

@@ -35,7 +35,9 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     """Play `games` random games; returns a JSON-able dict of statistics.
 
     Keys: ruleset, variants, seats, games, plies, seconds, playouts_per_s, plies_per_s,
-    outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score.
+    outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score,
+    mean_scores ({seat: mean final score} over the games whose outcome scores every seat with a
+    number; None when no game did).
     """
     rng = random.Random(seed)
     outcomes: Counter[str] = Counter()
@@ -44,6 +46,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     branching_sum = 0
     decisions = 0
     team_scores = []
+    seat_scores: list[dict[str, float]] = []
     n_seats = seats or rs.seats[0]
     t0 = time.perf_counter()
     for i in range(games):
@@ -70,6 +73,8 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
             reasons[g.outcome.get("reason") or g.outcome["kind"]] += 1
             if g.outcome["kind"] == "team":
                 team_scores.append(g.outcome["scores"]["team"])
+            elif _numeric_seat_scores(g.outcome.get("scores") or {}, n_seats):
+                seat_scores.append(g.outcome["scores"])
         if on_game:
             on_game()
     dt = time.perf_counter() - t0
@@ -90,4 +95,12 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
         "max_plies": max(lengths) if lengths else 0,
         "mean_branching": branching_sum / decisions if decisions else 0.0,
         "mean_team_score": sum(team_scores) / len(team_scores) if team_scores else None,
+        "mean_scores": {str(s): sum(sc[str(s)] for sc in seat_scores) / len(seat_scores) for s in range(n_seats)}
+        if seat_scores else None,
     }
+
+
+def _numeric_seat_scores(scores: dict[str, Any], n_seats: int) -> bool:
+    """Whether an outcome's scores give every seat a number (bools excluded)."""
+    return all(isinstance(scores.get(str(s)), (int, float)) and not isinstance(scores.get(str(s)), bool)
+               for s in range(n_seats))

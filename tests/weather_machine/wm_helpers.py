@@ -84,3 +84,21 @@ def playout(g: Game, rng: random.Random, max_plies: int = 5000, each=None) -> Ga
         if each is not None:
             each(g)
     return g
+
+
+HOOKS = str(__import__("pathlib").Path(__file__).with_name("hooks") / "arrange.ludex")
+
+
+def arranged_game(seats: int = 2, seed: int = 0, outcomes=None) -> Game:
+    """A game with the test hooks (hooks/arrange.ludex) at the first seat's first turn: the
+    supply round is passed by everyone."""
+    g = Game.new(ruleset(HOOKS), seats, {}, seed=seed, outcomes=outcomes or [])
+    while step(g) == "supply_round":
+        play(g, "supply_done")
+    return g
+
+
+def const(g: Game, name: str) -> Any:
+    """A const's evaluated value (placeholders included), so tests follow the ruleset's numbers
+    instead of repeating them."""
+    return g.st.g[name]
