@@ -20,6 +20,7 @@ from typing import Any, Iterator, Optional
 
 import typer
 
+from api.app.logschema import strict_loads
 from api.cli import fail
 from api.store import DEFAULT_URL
 
@@ -34,9 +35,12 @@ def _read_log(path: Path) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
+            entry = strict_loads(line)
         except json.JSONDecodeError as exc:
             typer.echo(f"{path}:{number}: not a JSON line ({exc.msg})", err=True)
+            raise typer.Exit(1) from exc
+        except ValueError as exc:  # duplicate keys, NaN
+            typer.echo(f"{path}:{number}: not a log line ({exc})", err=True)
             raise typer.Exit(1) from exc
         if not isinstance(entry, dict):
             typer.echo(f"{path}:{number}: a log line must be a JSON object", err=True)
@@ -180,25 +184,38 @@ def replay(
 def audit(
     log: Path = typer.Argument(..., help="An exported log (JSON lines)."),
     as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+    allow_unfinished: bool = typer.Option(
+        False, "--allow-unfinished", help="Exit 0 for a log that verifies as far as it goes but whose game is not over."
+    ),
 ) -> None:
-    """Verify a log (exit 0) or print its first failure (exit 1).
+    """Verify a log: exit 0 only for a fully verified finished game.
 
-    Checks the hash chain, the pinned rules, the seed commitment, every move and chance
-    outcome, and the announced outcome.
+    Checks the log format and the exact shape of every record, the hash chain, the pinned
+    rules, the seed commitment, every move and chance outcome, and the announced outcome,
+    and prints each check with what it verified or why it could not run.
     """
     from api.app import Rules, audit_log
 
     entries = _read_log(log)
     report = audit_log(Rules(), entries)
+    accepted = report.verified or (report.ok and allow_unfinished)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
+        raise typer.Exit(0 if accepted else 1)
+    not_checked = f"not checked: {', '.join(report.skipped)}" if report.skipped else ""
+    if report.verified:
+        typer.echo(f"verified: {report.events} events, a finished game; every check passed")
+    elif report.ok and allow_unfinished:
+        typer.echo(f"verified: {report.events} events of an unfinished game ({not_checked})")
     elif report.ok:
-        skipped = f" (not checked: {', '.join(report.skipped)})" if report.skipped else ""
-        typer.echo(f"verified: {report.events} events; {', '.join(report.passed)}{skipped}")
+        typer.echo(f"NOT VERIFIED: {report.events} events of an unfinished game ({not_checked}); "
+                   "--allow-unfinished accepts it")
     else:
         assert report.failure is not None
         typer.echo(f"FAILED [{report.failure.check}] {report.failure.message}")
-    raise typer.Exit(0 if report.ok else 1)
+    for check in report.checks:
+        typer.echo(f"  {check.status:<8} {check.name:<16} {check.detail}")
+    raise typer.Exit(0 if accepted else 1)
 
 
 def export(

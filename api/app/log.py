@@ -3,7 +3,8 @@
 A log is a list of entries `{game_id, version, kind, body, prev_hash, hash}` (one JSON object
 per line when exported), versions counting from 1:
 
-- version 1, kind `header`: `{format, game_id, ruleset, variants, options, seats, content_hash,
+- version 1, kind `header`: `{format (LOG_FORMAT, "ludex-log/2"; "ludex-log/1" for games stored
+  before RFC 8785 hashes, see api/store/chain.py), game_id, ruleset, variants, options, seats, content_hash,
   sources: [[file, text], ...], sources_hash, seed_commitment, created_at}`. `seed_commitment` is the hex
   SHA-256 of the game's secret seed.
 - kinds `move`, `chance` and `show` (RUNTIME_KINDS): the runtime's events (`runtime.event_to_dict`), in order.
@@ -17,17 +18,19 @@ runtime), and that the outcome matches the one announced.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Mapping, Sequence
 
 import attrs
 
+from api.app import logschema as schema
 from api.app.rules import PinnedRulesMismatch, Rules
-from api.store.chain import first_broken_link, sha256_hex
-from runtime import Game, IllegalMove, ImpossibleOutcome, LogMismatch, event_from_dict
+from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, jcs, sha256_hex
+from runtime import Game, IllegalMove, ImpossibleOutcome, LogMismatch, event_from_dict, event_to_dict
 
-LOG_FORMAT = "ludex-log/1"
-RUNTIME_KINDS = ("move", "chance", "show")  # runtime.Event kinds; "reveal" is the seed reveal
+RUNTIME_KINDS = schema.RUNTIME_KINDS  # runtime.Event kinds; "reveal" is the seed reveal
+__all__ = ["LOG_FORMAT", "RUNTIME_KINDS", "AuditReport", "Check", "audit_log", "replay_view"]
 HEADER_FIELDS = ("ruleset", "variants", "options", "seats", "content_hash", "sources", "seed_commitment")
 
 
@@ -50,9 +53,23 @@ class AuditFailure:
 
 
 @attrs.frozen
+class Check:
+    """One audit check: `name`, `status` (`passed`, `failed` or `skipped`: could not run, e.g.
+    the seed is not revealed), `detail` (what was verified, or why not) and the event it failed
+    at (`version`, None if not tied to one)."""
+
+    name: str
+    status: str
+    detail: str
+    version: int | None = None
+
+
+@attrs.frozen
 class AuditReport:
     """Result of `audit_log`. `ok` is True when every check in `passed` passed and nothing
-    failed; `skipped` lists checks that could not run (e.g. seed not yet revealed)."""
+    failed; `skipped` lists checks that could not run (e.g. seed not yet revealed). `checks`
+    holds each check in order with what it verified; `finished` is True when the log ends
+    with the seed reveal (so nothing was skipped for want of it)."""
 
     ok: bool
     game_id: str | None
@@ -61,11 +78,18 @@ class AuditReport:
     skipped: tuple[str, ...]
     failure: AuditFailure | None
     outcome: dict[str, Any] | None
+    checks: tuple[Check, ...] = ()
+    finished: bool = False
+
+    @property
+    def verified(self) -> bool:
+        """A fully verified finished game: every check passed and none was skipped."""
+        return self.ok and self.finished and not self.skipped
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form: `{ok, game_id, events, passed, skipped, failure: {version, check, message}|None,
-        outcome}`."""
-        return attrs.asdict(self)  # tuples become lists
+        """JSON form: `{ok, verified, game_id, events, passed, skipped, failure: {version, check,
+        message}|None, outcome, checks: [{name, status, detail, version}], finished}`."""
+        return {**attrs.asdict(self), "verified": self.verified}  # tuples become lists
 
 
 def header_of(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -199,57 +223,99 @@ def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int
 
 
 def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
-    """Verify a whole log; never raises for a bad log, reports the first failure instead."""
+    """Verify a whole log; never raises for a bad log, reports the first failure instead.
+
+    Checks, in order (each named in `AuditReport.checks`): `format` (a header stating a known
+    log format), `schema` (every record, header and body of the exact shape, `logschema`),
+    `hash_chain`, `header` (the pinned rules compile to the pinned hash, and name, variants,
+    seats and options are theirs), `seed_commitment`, `moves_legal`, `chance_outcomes`,
+    `outcome` (the announced outcome, compared byte for byte in canonical JSON).
+    """
     try:
         return _audit(rules, entries)
     except Exception as exc:  # a log shaped in a way no check anticipated is still a failed audit
         game_id = entries[0].get("game_id") if entries and isinstance(entries[0], Mapping) else None
         failure = AuditFailure(None, "log", f"the log cannot be read: {type(exc).__name__}: {exc}")
-        return AuditReport(False, game_id, len(entries), (), (), failure, None)
+        check = Check("log", "failed", failure.message)
+        return AuditReport(False, game_id, len(entries), (), (), failure, None, (check,), False)
+
+
+class _Audit:
+    """The checks made so far, and the report they make."""
+
+    def __init__(self, entries: Sequence[Mapping[str, Any]]) -> None:
+        self.entries = entries
+        first = entries[0] if entries and isinstance(entries[0], Mapping) else {}
+        self.game_id = first.get("game_id") if isinstance(first.get("game_id"), str) else None
+        self.checks: list[Check] = []
+
+    def passed(self, name: str, detail: str) -> None:
+        self.checks.append(Check(name, "passed", detail))
+
+    def skipped(self, name: str, detail: str) -> None:
+        self.checks.append(Check(name, "skipped", detail))
+
+    def fail(self, version: int | None, check: str, message: str) -> AuditReport:
+        self.checks.append(Check(check, "failed", message, version))
+        return self.report(AuditFailure(version, check, message), None, False)
+
+    def report(self, failure: AuditFailure | None, outcome: dict[str, Any] | None, finished: bool) -> AuditReport:
+        passed = tuple(c.name for c in self.checks if c.status == "passed")
+        skipped = tuple(c.name for c in self.checks if c.status == "skipped")
+        return AuditReport(failure is None, self.game_id, len(self.entries), passed, skipped, failure, outcome,
+                           tuple(self.checks), finished)
 
 
 def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
-    passed: list[str] = []
-    skipped: list[str] = []
-    game_id = entries[0].get("game_id") if entries else None
-
-    def fail(version: int | None, check: str, message: str) -> AuditReport:
-        return AuditReport(False, game_id, len(entries), tuple(passed), tuple(skipped),
-                           AuditFailure(version, check, message), None)
-
+    a = _Audit(entries)
     if not entries:
-        return fail(None, "log", "the log is empty")
-    broken = first_broken_link(entries)
+        return a.fail(None, "log", "the log is empty")
+
+    try:
+        schema.check_record(entries[0], 1)
+        log_format = schema.check_header(entries[0])
+    except schema.SchemaError as exc:
+        check = "format" if "format" in str(exc) or "header event" in str(exc) else "schema"
+        return a.fail(exc.version, check, str(exc))
+    legacy = log_format == LEGACY_LOG_FORMAT
+    a.passed("format", f"{log_format}" + (" (legacy: hashes in sorted-key JSON of five fields)" if legacy
+                                         else " (hashes of whole records in RFC 8785 canonical JSON)"))
+    try:
+        for position, e in enumerate(entries, start=1):
+            schema.check_record(e, position)
+            if position > 1:
+                schema.check_body(e)
+            if e["kind"] == "reveal" and position != len(entries):
+                raise schema.SchemaError(e["version"], f"event {e['version']}: events follow the seed reveal")
+    except schema.SchemaError as exc:
+        return a.fail(exc.version, "schema", str(exc))
+    a.passed("schema", f"{len(entries)} records: exact fields, JSON types, integers only")
+
+    broken = first_broken_link(entries, log_format)
     if broken is not None:
         position, message = broken
-        return fail(position, "hash_chain", message)
-    passed.append("hash_chain")
+        return a.fail(position, "hash_chain", message)
+    a.passed("hash_chain", f"events 1-{len(entries)} linked, head {entries[-1]['hash'][:16]}...")
 
+    header = dict(entries[0]["body"])
     try:
-        header = header_of(entries)
-    except LogError as exc:
-        return fail(exc.version, "header", str(exc))
-    for e in entries[1:]:
-        if e["kind"] not in (*RUNTIME_KINDS, "reveal"):
-            return fail(e["version"], "header", f"event {e['version']}: unknown kind {e['kind']!r}")
-        if e["kind"] == "reveal" and e is not entries[-1]:
-            return fail(e["version"], "seed", f"event {e['version']}: events follow the seed reveal")
-    passed.append("header")
-
-    try:
-        compile_pinned(rules, header)
+        rs = compile_pinned(rules, header)
     except PinnedRulesMismatch as exc:
-        return fail(1, "ruleset", f"event 1: {exc}")
-    passed.append("ruleset")
+        return a.fail(1, "ruleset", f"event 1: {exc}")
+    a.passed("ruleset", f"pinned text of {rs.name} compiles to {header['content_hash'][:16]}...")
+    mismatch = _header_mismatch(rs, header)
+    if mismatch:
+        return a.fail(1, "header", f"event 1: {mismatch}")
+    a.passed("header", f"{rs.name}, {header['seats']} seats, variants {header['variants'] or 'none'}")
 
     seed = revealed_seed(entries)
     if seed is not None:
         if sha256_hex(seed) != header["seed_commitment"]:
-            return fail(entries[-1]["version"], "seed",
-                        f"event {entries[-1]['version']}: revealed seed does not match the commitment in event 1")
-        passed.append("seed_commitment")
+            return a.fail(entries[-1]["version"], "seed",
+                          f"event {entries[-1]['version']}: revealed seed does not match the commitment in event 1")
+        a.passed("seed_commitment", f"revealed seed hashes to the commitment {header['seed_commitment'][:16]}...")
     else:
-        skipped.append("seed_commitment")
+        a.skipped("seed_commitment", "the seed is not revealed (unfinished game)")
 
     try:
         game = fold(rules, header, runtime_events(entries), seed)
@@ -264,23 +330,51 @@ def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
         else:
             check = "chance_outcome"
         where = f"event {version}: " if version is not None else ""
-        return fail(version, check, f"{where}{_message(exc)}")
-    passed.append("moves_legal")
-    (passed if seed is not None else skipped).append("chance_outcomes")
+        return a.fail(version, check, f"{where}{_message(exc)}")
+    # The runtime compares events with Python's `==` (1 == True): compare the JSON exactly.
+    for index, (mine, body) in enumerate(zip(game.events, runtime_events(entries))):
+        produced = event_to_dict(mine)
+        if jcs(produced) != jcs(body):
+            version = version_of_runtime_index(entries, index)
+            return a.fail(version, "events_match_rules",
+                          f"event {version}: {schema.first_difference(body, produced)}")
+    moves = sum(1 for e in entries if e["kind"] == "move")
+    a.passed("moves_legal", f"{moves} moves legal, every event the one the rules produce")
+    chances = sum(1 for e in entries if e["kind"] == "chance")
+    if seed is not None:
+        a.passed("chance_outcomes", f"{chances} chance outcomes drawn by the revealed seed")
+    else:
+        a.skipped("chance_outcomes", "the seed is not revealed: chance outcomes cannot be checked")
 
     outcome = outcome_of(game)
     if seed is not None:
         announced = entries[-1]["body"].get("outcome")
         if not game.terminal:
-            return fail(entries[-1]["version"], "outcome",
-                        f"event {entries[-1]['version']}: seed revealed but the game is not over")
-        if announced != outcome:
-            return fail(entries[-1]["version"], "outcome",
-                        f"event {entries[-1]['version']}: announced outcome {announced} differs from the rules' {outcome}")
-        passed.append("outcome")
+            return a.fail(entries[-1]["version"], "outcome",
+                          f"event {entries[-1]['version']}: seed revealed but the game is not over")
+        if jcs(announced) != jcs(outcome):
+            return a.fail(entries[-1]["version"], "outcome",
+                          f"event {entries[-1]['version']}: announced outcome {json.dumps(announced)} differs from "
+                          f"the rules' {json.dumps(outcome)}")
+        a.passed("outcome", f"the announced outcome is the rules' ({outcome.get('kind') if outcome else None})")
     elif game.terminal:
-        return fail(entries[-1]["version"], "seed",
-                    f"event {entries[-1]['version']}: the game is over but its seed was never revealed")
+        return a.fail(entries[-1]["version"], "seed",
+                      f"event {entries[-1]['version']}: the game is over but its seed was never revealed")
     else:
-        skipped.append("outcome")
-    return AuditReport(True, game_id, len(entries), tuple(passed), tuple(skipped), None, outcome)
+        a.skipped("outcome", "the game is not over")
+    return a.report(None, outcome, seed is not None)
+
+
+def _header_mismatch(rs: Any, header: Mapping[str, Any]) -> str | None:
+    """What in the header disagrees with the rules it pins (None if nothing)."""
+    if header["ruleset"] != rs.name:
+        return f"the header names ruleset {header['ruleset']!r} but its pinned text is {rs.name!r}"
+    if list(header["variants"]) != list(rs.variants):
+        return f"the header lists variants {header['variants']} but its pinned rules have {list(rs.variants)}"
+    low, high = rs.seats
+    if not low <= header["seats"] <= high:
+        return f"{rs.name} is played by {low} to {high} seats, not {header['seats']}"
+    unknown = sorted(set(header["options"]) - {o.name for o in rs.options})
+    if unknown:
+        return f"{rs.name} has no option {unknown[0]!r}"
+    return None

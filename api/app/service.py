@@ -157,7 +157,8 @@ class GameService:
         if finished:
             first.append(("reveal", _reveal(seed, game)))
         stored = self.store.create_game(
-            game_id, first, seed=seed, token_hashes=[hash_token(t) for t in tokens], finished=finished
+            game_id, first, seed=seed, token_hashes=[hash_token(t) for t in tokens], finished=finished,
+            log_format=header["format"],
         )
         live = LiveGame(game_id, stored[0].body, seed, tuple(hash_token(t) for t in tokens), stored, game, finished)
         self._remember(live)
@@ -242,7 +243,8 @@ class GameService:
                 entries.append(("reveal", _reveal(live.seed, live.game)))
             try:
                 stored = self.store.append(
-                    game_id, live.version, entries, finished=finished, prev_hash=live.events[-1].hash
+                    game_id, live.version, entries, finished=finished, prev_hash=live.events[-1].hash,
+                    log_format=live.header["format"],
                 )
             except VersionConflict as exc:
                 self._forget(game_id)

@@ -3,7 +3,18 @@
 `EventStore` persists streams; `chain` holds the hashing shared by the store and the audit.
 """
 
-from api.store.chain import GENESIS, canonical_json, event_hash, first_broken_link, sha256_hex
+from api.store.chain import (
+    GENESIS,
+    LEGACY_LOG_FORMAT,
+    LOG_FORMAT,
+    LOG_FORMATS,
+    canonical_json,
+    event_hash,
+    first_broken_link,
+    jcs,
+    record_hash,
+    sha256_hex,
+)
 from api.store.store import (
     DEFAULT_URL,
     EventStore,
@@ -18,6 +29,9 @@ from api.store.store import (
 __all__ = [
     "DEFAULT_URL",
     "GENESIS",
+    "LEGACY_LOG_FORMAT",
+    "LOG_FORMAT",
+    "LOG_FORMATS",
     "EventStore",
     "GameExists",
     "GameNotFound",
@@ -28,5 +42,7 @@ __all__ = [
     "canonical_json",
     "event_hash",
     "first_broken_link",
+    "jcs",
+    "record_hash",
     "sha256_hex",
 ]

@@ -1,9 +1,20 @@
 """The hash chain that makes a game's event log tamper-evident.
 
-Every stored event carries `prev_hash` (the hash of the event before it, or `GENESIS` for the
-first) and `hash`, the SHA-256 of the canonical JSON of `{game_id, version, kind, body,
-prev_hash}`. Editing, dropping or reordering any event changes a hash and breaks every link
-after it, so a verifier only needs the log itself.
+Every stored event is a record `{game_id, version, kind, body, prev_hash, hash}`: `prev_hash` is
+the hash of the event before it (`GENESIS` for the first) and `hash` the SHA-256 of the whole
+record but `hash` itself, in one canonical encoding. Editing, dropping or reordering any event
+changes a hash and breaks every link after it, so a verifier only needs the log itself.
+
+The encoding is named by the log format, which the header event (version 1) states in its body:
+
+- `ludex-log/2` (`LOG_FORMAT`, every new game): RFC 8785 JSON Canonicalization Scheme (JCS,
+  the `rfc8785` package) of the record without `hash`. A key added anywhere, a `1` turned into
+  `true`, a reordered list: each gives other bytes, so another hash.
+- `ludex-log/1` (`LEGACY_LOG_FORMAT`, games stored before JCS): Python's `json.dumps` with sorted
+  keys of exactly `{game_id, version, kind, body, prev_hash}`. Old stores keep these hashes (events
+  are append-only), their games go on being appended to in that encoding, and the audit still
+  verifies them; what the old hash leaves out (other top-level keys, Python's `1 == 1.0`) the
+  audit's strict schema (`api/app/logschema.py`) rejects for both formats.
 """
 
 from __future__ import annotations
@@ -12,13 +23,37 @@ import hashlib
 import json
 from typing import Any, Iterable, Mapping
 
+import rfc8785
+
 GENESIS = "0" * 64
 """`prev_hash` of the first event of every stream."""
 
+LOG_FORMAT = "ludex-log/2"
+"""The log format of new games: JCS hashes of whole records."""
+
+LEGACY_LOG_FORMAT = "ludex-log/1"
+"""Games stored before JCS: sorted-key `json.dumps` hashes of the five hashed fields."""
+
+LOG_FORMATS = (LEGACY_LOG_FORMAT, LOG_FORMAT)
+
+RECORD_FIELDS = ("game_id", "version", "kind", "body", "prev_hash", "hash")
+"""Every field of a stored event record, and no other."""
+
+
+class UnknownLogFormat(ValueError):
+    """The log names a format this version of Ludex cannot verify."""
+
 
 def canonical_json(value: Any) -> str:
-    """JSON text with sorted keys and no spaces: equal values always give equal text."""
+    """JSON text with sorted keys and no spaces (the store's body text, and the legacy hash)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def jcs(value: Any) -> bytes:
+    """RFC 8785 canonical UTF-8 bytes of a JSON value. Raises `rfc8785.CanonicalizationError`
+    (a ValueError) for what JSON cannot carry exactly: NaN, non-string keys, integers beyond
+    +-2**53."""
+    return rfc8785.dumps(value)
 
 
 def sha256_hex(text: str) -> str:
@@ -26,42 +61,67 @@ def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def event_hash(game_id: str, version: int, kind: str, body: Mapping[str, Any], prev_hash: str) -> str:
-    """Hash of one event; `body` must already be JSON-able."""
-    return sha256_hex(
-        canonical_json(
-            {"game_id": game_id, "version": version, "kind": kind, "body": body, "prev_hash": prev_hash}
-        )
-    )
+def record_hash(record: Mapping[str, Any], log_format: str = LOG_FORMAT) -> str:
+    """Hash of one stored record: every key but `hash` in `ludex-log/2`, the five hashed fields
+    in `ludex-log/1`. Raises KeyError for a missing field, UnknownLogFormat, and ValueError or
+    TypeError for a value canonical JSON cannot encode."""
+    if log_format == LOG_FORMAT:
+        return hashlib.sha256(jcs({k: v for k, v in record.items() if k != "hash"})).hexdigest()
+    if log_format == LEGACY_LOG_FORMAT:
+        fields = {k: record[k] for k in ("game_id", "version", "kind", "body", "prev_hash")}
+        return sha256_hex(canonical_json(fields))
+    raise UnknownLogFormat(f"unknown log format {log_format!r} (this Ludex reads {', '.join(LOG_FORMATS)})")
 
 
-def first_broken_link(events: Iterable[Mapping[str, Any]]) -> tuple[int, str] | None:
+def event_hash(
+    game_id: str, version: int, kind: str, body: Mapping[str, Any], prev_hash: str, log_format: str = LOG_FORMAT
+) -> str:
+    """Hash of the event record with these fields; `body` must already be JSON-able."""
+    record = {"game_id": game_id, "version": version, "kind": kind, "body": body, "prev_hash": prev_hash}
+    return record_hash(record, log_format)
+
+
+def log_format_of(events: Iterable[Mapping[str, Any]]) -> str:
+    """The format a log's header states (`body.format` of its first record); LOG_FORMAT when the
+    first record states none (a stream without a header, as in store tests)."""
+    for e in events:
+        body = e.get("body") if isinstance(e, Mapping) else None
+        fmt = body.get("format") if isinstance(body, Mapping) else None
+        return fmt if isinstance(fmt, str) else LOG_FORMAT
+    return LOG_FORMAT
+
+
+def first_broken_link(events: Iterable[Mapping[str, Any]], log_format: str | None = None) -> tuple[int, str] | None:
     """Check a log given as dicts (`game_id, version, kind, body, prev_hash, hash`).
 
-    Returns None when versions run 1, 2, 3... and every hash and link is right, otherwise
-    `(position, message)` for the first bad event, where position is its 1-based line.
+    `log_format` defaults to the one the header states. Returns None when versions run 1, 2,
+    3... and every hash and link is right, otherwise `(position, message)` for the first bad
+    event, where position is its 1-based line.
     """
+    events = list(events)
+    fmt = log_format or log_format_of(events)
     prev = GENESIS
     game_id = None
     for position, e in enumerate(events, start=1):
         try:
-            version, kind, body = e["version"], e["kind"], e["body"]
-            stored_prev, stored_hash = e["prev_hash"], e["hash"]
-            gid = e["game_id"]
+            version, stored_prev, stored_hash, gid = e["version"], e["prev_hash"], e["hash"], e["game_id"]
+            e["kind"], e["body"]
         except (KeyError, TypeError) as exc:
             return position, f"event {position}: malformed log entry (missing {exc})"
         if game_id is None:
             game_id = gid
         if gid != game_id:
             return position, f"event {version}: belongs to game {gid!r}, not {game_id!r}"
-        if version != position:
+        if type(version) is not int or version != position:
             return position, f"event {version}: expected version {position} (events missing or reordered)"
         if stored_prev != prev:
             return position, f"event {version}: prev_hash does not match the hash of event {version - 1}"
         try:
-            recomputed = event_hash(gid, version, kind, body, stored_prev)
+            recomputed = record_hash(e, fmt)
+        except UnknownLogFormat as exc:
+            return position, f"event {version}: {exc}"
         except (TypeError, ValueError) as exc:
-            return position, f"event {version}: body is not canonical JSON ({exc})"
+            return position, f"event {version}: not canonical JSON ({exc})"
         if recomputed != stored_hash:
             return position, f"event {version}: hash mismatch (the event was edited)"
         prev = stored_hash

@@ -23,7 +23,7 @@ import attrs
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from api.store.chain import GENESIS, canonical_json, event_hash
+from api.store.chain import GENESIS, LOG_FORMAT, canonical_json, event_hash
 from api.store.listen import CHANNEL, ChangeListener
 from api.store.schema import events, games, metadata
 
@@ -170,14 +170,16 @@ class EventStore:
         seed: str,
         token_hashes: Sequence[str],
         finished: bool = False,
+        log_format: str = LOG_FORMAT,
     ) -> list[StoredEvent]:
-        """Start a stream with `first_events` (the header first) as versions 1..n, atomically.
+        """Start a stream with `first_events` (the header first) as versions 1..n, atomically,
+        hashed as `log_format` says (api/store/chain.py).
 
         Raises GameExists if the id is taken.
         """
         if not first_events:
             raise ValueError("a stream starts with at least its header event")
-        stored = _chain(game_id, 0, GENESIS, first_events)
+        stored = _chain(game_id, 0, GENESIS, first_events, log_format)
         try:
             with self._write_lock, self.engine.begin() as conn:
                 conn.execute(
@@ -203,6 +205,7 @@ class EventStore:
         *,
         finished: bool = False,
         prev_hash: str | None = None,
+        log_format: str = LOG_FORMAT,
     ) -> list[StoredEvent]:
         """Append `new_events` after `expected_version`, all or nothing.
 
@@ -210,7 +213,8 @@ class EventStore:
         stream has moved on, GameNotFound if it does not exist. `finished=True` marks the game
         ended in the same transaction. `prev_hash`, the hash of event `expected_version`, saves
         a read when the caller already holds it; events never change, so once the version
-        check passes a hash read earlier is still the head's.
+        check passes a hash read earlier is still the head's. `log_format` is the one the
+        stream's header states (an old stream keeps its legacy hashes).
         """
         if not new_events:
             return []
@@ -225,7 +229,7 @@ class EventStore:
                     raise VersionConflict(game_id, expected_version, actual)
                 if prev_hash is None:
                     prev_hash = conn.execute(_HASH_AT, {"gid": game_id, "v": expected_version}).scalar_one()
-                stored = _chain(game_id, expected_version, prev_hash, new_events)
+                stored = _chain(game_id, expected_version, prev_hash, new_events, log_format)
                 conn.execute(events.insert(), [_row(e) for e in stored])
                 if self.dialect == "postgresql":
                     # Delivered to listeners at commit, not before (see api/store/listen.py).
@@ -293,14 +297,18 @@ class EventStore:
 
 
 def _chain(
-    game_id: str, after_version: int, prev_hash: str, new_events: Iterable[tuple[str, dict[str, Any]]]
+    game_id: str,
+    after_version: int,
+    prev_hash: str,
+    new_events: Iterable[tuple[str, dict[str, Any]]],
+    log_format: str,
 ) -> list[StoredEvent]:
     stored = []
     for offset, (kind, body) in enumerate(new_events, start=1):
         # Round-trip through canonical JSON so the stored body is exactly what was hashed.
         body = json.loads(canonical_json(body))
         version = after_version + offset
-        h = event_hash(game_id, version, kind, body, prev_hash)
+        h = event_hash(game_id, version, kind, body, prev_hash, log_format)
         stored.append(StoredEvent(game_id, version, kind, body, prev_hash, h))
         prev_hash = h
     return stored

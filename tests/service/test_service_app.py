@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from service_harness import run_cli, write_log
+from service_harness import play_service, run_cli, write_log
 
 import dsl
 from api.app import GameService, Rules, audit_log
@@ -26,15 +26,7 @@ def service(sqlite_url):
 
 
 def _play(service: GameService, game: dict, rng: random.Random, moves: int | None = None) -> None:
-    made = 0
-    while moves is None or made < moves:
-        view = service.view(game["game_id"], None)
-        if view["terminal"]:
-            return
-        seat = rng.choice(view["decision"]["seats"])
-        legal = service.legal_moves(game["game_id"], game["tokens"][seat])
-        service.submit_move(game["game_id"], game["tokens"][seat], rng.choice(legal["moves"]), legal["version"])
-        made += 1
+    play_service(service, game, rng, moves)
 
 
 def _rehash(entries: list[dict]) -> list[dict]:
@@ -117,7 +109,10 @@ def test_cli_audit_and_replay_of_files(service, tmp_path):
     _play(service, game, random.Random(9), moves=6)
     running = write_log(tmp_path / "running.jsonl", service.export(game["game_id"]))
     done = run_cli("audit", str(running))
+    assert done.returncode == 1 and done.stdout.startswith("NOT VERIFIED"), done.stdout
+    done = run_cli("audit", "--allow-unfinished", str(running))
     assert done.returncode == 0 and "not checked: seed_commitment" in done.stdout, done.stdout
+    assert "skipped  chance_outcomes  the seed is not revealed" in done.stdout, done.stdout
 
     done = run_cli("replay", str(running), "--at", "3", "--seat", "0")
     assert done.returncode == 0, done.stderr
