@@ -4,34 +4,97 @@ Outcomes are drawn from a seeded RNG (`random.Random(seed)`), or taken from a li
 outcomes first (a stacked deck, or the chance events of a log being replayed). With both a
 seed and given outcomes and `verify=True`, every given outcome must equal the seed's, which
 is how an audit checks a log's shuffles against the revealed seed.
+
+A given outcome is a list of component names, or a dict `{"outcome": [...]}` that may also
+name the chance node it is for (`node`, `zone`, `from`, `rule`, `source`: see `ChanceNode`);
+a label that differs from the node the rules reach is an `ImpossibleOutcome`. With
+`strict=True` the given outcomes must be exactly the ones the game uses: reaching a chance
+node when none is left is an error instead of a fall-back to the seeded RNG, and
+`ChanceSource.check_used` reports outcomes left over.
 """
 
 from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+LABELS = ("node", "zone", "from", "rule", "source")
+# fields of a chance event (runtime.events.Event) a given outcome may carry without meaning
+EVENT_FIELDS = ("ply", "kind", "seen_by", "hidden", "seat", "move", "args", "refs", "hidden_from")
 
 
 class ImpossibleOutcome(Exception):
     """A given chance outcome cannot happen here (not a permutation of the zone, not in the
-    bag, or not what the committed seed draws). `ply` is the event position it was for."""
+    bag, not what the committed seed draws, labelled for another chance node, missing or
+    left over under strict outcomes). `ply` is the event position it was for."""
 
     def __init__(self, message: str, ply: int):
         self.ply = ply
         super().__init__(f"event {ply}: {message}")
 
 
+@attrs.frozen
+class ChanceNode:
+    """The chance node the rules reach: `node` ("shuffle" or "draw"), `zone` (the key the
+    chance event records: the zone shuffled, or the zone drawn into), `from` (the zone
+    shuffled or drawn from), `rule` (e.g. `setup`, `move pull`) and `source` (`file:line` of
+    the statement)."""
+
+    node: str
+    zone: str
+    from_: str
+    rule: str
+    source: str
+
+    def label(self) -> dict[str, str]:
+        return {"node": self.node, "zone": self.zone, "from": self.from_, "rule": self.rule, "source": self.source}
+
+    def describe(self) -> str:
+        what = f"a shuffle of {self.from_}" if self.node == "shuffle" else f"a draw from {self.from_} to {self.zone}"
+        return f"{what} ({self.rule}, {self.source})" if self.source else f"{what} ({self.rule})"
+
+
+@attrs.frozen
+class Given:
+    """One given outcome: component names and the label fields it names (maybe none)."""
+
+    outcome: tuple[str, ...]
+    label: Mapping[str, str]
+
+    @classmethod
+    def of(cls, x: Any, index: int) -> Given:
+        """Read a list of names or a labelled dict; raises ValueError saying what is wrong."""
+        if isinstance(x, Mapping):
+            unknown = set(x) - {"outcome", *LABELS, *EVENT_FIELDS}
+            if unknown:
+                raise ValueError(f"given outcome {index}: unknown field(s) {', '.join(sorted(unknown))}; "
+                                 f"a label may name {', '.join(LABELS)}")
+            names = x.get("outcome")
+            label = {k: x[k] for k in LABELS if x.get(k) not in (None, "")}
+        else:
+            names, label = x, {}
+        if isinstance(names, str) or not isinstance(names, Iterable) or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"given outcome {index}: the outcome is a list of component names, not {names!r}")
+        return cls(tuple(names), label)
+
+
 class ChanceSource:
     """Supplies chance outcomes in the order the game asks for them."""
 
-    def __init__(self, seed: str | int | None, given: Iterable[list[str]] | None = None, verify: bool = False):
+    def __init__(self, seed: str | int | None, given: Iterable[Any] | None = None, verify: bool = False,
+                 strict: bool = False):
         self._rng = random.Random(seed if seed is not None else 0)
         # clones share one RNG until one of them draws (copying its 2.5 KB state costs more
         # than the rest of a clone): `_sharers` counts the sources sharing `_rng`
         self._sharers: list[int] | None = None
-        self.given: deque[list[str]] = deque(given or ())
+        self.given: deque[Given] = deque(Given.of(x, i) for i, x in enumerate(given or ()))
         self.verify = verify and seed is not None
+        self.strict = strict
+        self.used = 0
 
     def clone(self) -> ChanceSource:
         """An independent copy: the same RNG state and remaining given outcomes."""
@@ -42,6 +105,8 @@ class ChanceSource:
         new._rng, new._sharers = self._rng, self._sharers
         new.given = deque(self.given)
         new.verify = self.verify
+        new.strict = self.strict
+        new.used = self.used
         return new
 
     @property
@@ -57,31 +122,60 @@ class ChanceSource:
                 self._rng = own
         return self._rng
 
-    def shuffle(self, names: list[str], zone: str, ply: int) -> list[str]:
+    def _take(self, at: ChanceNode, ply: int) -> Given | None:
+        """The next given outcome for `at` (None: use the RNG); checks its label."""
+        if not self.given:
+            if self.strict:
+                raise ImpossibleOutcome(f"the given outcomes ran out after {self.used}: the rules reach {at.describe()}", ply)
+            return None
+        g = self.given.popleft()
+        self.used += 1
+        mine = at.label()
+        wrong = [f"{k} {v!r} (the rules reach {mine[k]!r})" for k, v in g.label.items() if mine[k] != v]
+        if wrong:
+            raise ImpossibleOutcome(f"given outcome {self.used - 1} is labelled for another chance node: "
+                                    f"{'; '.join(wrong)}", ply)
+        return g
+
+    def shuffle(self, names: list[str], at: ChanceNode, ply: int) -> list[str]:
         """The new order (top first) of a zone holding `names`."""
+        g = self._take(at, ply)
         drawn = None
-        if not self.given or self.verify:
+        if g is None or self.verify:
             drawn = list(names)
             self.rng.shuffle(drawn)
-        if not self.given:
+        if g is None:
             return drawn  # type: ignore[return-value]
-        out = list(self.given.popleft())
+        out = list(g.outcome)
         if sorted(out) != sorted(names):
-            raise ImpossibleOutcome(f"the given order of {zone} is not a permutation of its {len(names)} components", ply)
+            raise ImpossibleOutcome(f"the given order of {at.from_} is not a permutation of its {len(names)} components", ply)
         if self.verify and out != drawn:
-            raise ImpossibleOutcome(f"the shuffle of {zone} differs from the one the committed seed gives", ply)
+            raise ImpossibleOutcome(f"the shuffle of {at.from_} differs from the one the committed seed gives", ply)
         return out
 
-    def pick(self, names: list[str], zone: str, ply: int) -> str:
-        """One of `names` (sorted, distinct) drawn at random from `zone`."""
+    def pick(self, names: list[str], at: ChanceNode, ply: int, rejected: Iterable[str] = ()) -> list[str]:
+        """A draw from a bag whose acceptable components are `names` (sorted, distinct):
+        `[name]`, or, from a given outcome, the physical sequence of draws: components the
+        draw's `retry` puts back (`rejected`, each still in the bag), then the one kept."""
+        g = self._take(at, ply)
         drawn = None
-        if not self.given or self.verify:
+        if g is None or self.verify:
             drawn = names[self.rng.randrange(len(names))]
-        if not self.given:
-            return drawn  # type: ignore[return-value]
-        out = self.given.popleft()
-        if len(out) != 1 or out[0] not in names:
-            raise ImpossibleOutcome(f"{out} cannot be drawn from {zone} now (possible: {', '.join(names)})", ply)
-        if self.verify and out[0] != drawn:
-            raise ImpossibleOutcome(f"the draw from {zone} differs from the one the committed seed gives", ply)
-        return out[0]
+        if g is None:
+            return [drawn]  # type: ignore[list-item]
+        out = list(g.outcome)
+        back = set(rejected)
+        if not out or out[-1] not in names or any(n not in back for n in out[:-1]):
+            possible = f"possible: {', '.join(names)}" + (f", after any put back of {', '.join(sorted(back))}" if back else "")
+            raise ImpossibleOutcome(f"{out} cannot be drawn from {at.from_} now ({possible})", ply)
+        if self.verify and out[-1] != drawn:
+            raise ImpossibleOutcome(f"the draw from {at.from_} differs from the one the committed seed gives", ply)
+        return out
+
+    def check_used(self, ply: int) -> None:
+        """Under strict outcomes, raise ImpossibleOutcome if given outcomes are left over."""
+        if self.strict and self.given:
+            first = self.given[0]
+            label = ", ".join(f"{k} {v}" for k, v in first.label.items())
+            raise ImpossibleOutcome(f"{len(self.given)} given outcome(s) left over, the first {list(first.outcome)}"
+                                    + (f" (labelled {label})" if label else ""), ply)

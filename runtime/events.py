@@ -26,7 +26,9 @@ class Event:
       `refs` (for component arguments some seat could not see: their slot reference, e.g.
       `hand[2]#3`), `hidden_from` (argument -> seats that could not see it; -1 = spectators).
     - chance events: `node` ("shuffle" or "draw"), `zone` (key of the zone shuffled or drawn
-      into), `outcome` (component names: a shuffle's resulting order top first, or the one drawn),
+      into), `outcome` (component names: a shuffle's resulting order top first, or the one drawn,
+      preceded by any put back when a given outcome listed them), `rule` and `source` (the
+      chance node's label, `runtime.chance.ChanceNode`),
       `seen_by` (seats that see the outcome; None = everyone).
     """
 

@@ -107,25 +107,34 @@ class Game:
         seats: int | None = None,
         options: dict[str, Any] | None = None,
         seed: str | int | None = None,
-        outcomes: list[list[str]] | None = None,
+        outcomes: list[Any] | None = None,
         verify: bool = False,
+        strict: bool = False,
     ) -> Game:
         """Create a game and run its setup.
 
         `seats` (human seats; the ruleset's automata are added after them) defaults to the fewest allowed; `options` override the declared defaults
         (unknown names or wrong types raise ValueError); `outcomes` are chance outcomes used
-        before the seeded RNG (each a list of component names); `verify` also checks each
-        given outcome against the seed. Raises ImpossibleOutcome for an impossible one.
+        before the seeded RNG, in order: each a list of component names, or a dict
+        `{"outcome": [...], "node": ..., "zone": ..., "from": ..., "rule": ..., "source": ...}`
+        whose label fields (any of them) must match the chance node the rules reach
+        (`runtime.chance`); `verify` also checks each given outcome against the seed. With
+        `strict`, the given outcomes must be exactly those the game uses: a chance node with
+        none left, or outcomes left when the game ends (or at `check_outcomes_used`), is an
+        error. Raises ImpossibleOutcome for an impossible, mislabelled, missing or left-over
+        outcome (ValueError for a malformed one).
         """
         prog = program_for(ruleset)
         lo, hi = ruleset.seats
         n = lo if seats is None else seats
         if not lo <= n <= hi:
             raise ValueError(f"{ruleset.name} is for {lo}-{hi} seats, not {n}" if lo != hi else f"{ruleset.name} is for {lo} seats, not {n}")
-        st = State(n + len(ruleset.automata), {}, ChanceSource(seed, outcomes, verify))
+        st = State(n + len(ruleset.automata), {}, ChanceSource(seed, outcomes, verify, strict))
         st.options = _resolve_options(prog, st, options or {})
         g = cls(prog, st)
         g._build()
+        if st.terminal:
+            g.check_outcomes_used()
         return g
 
     def _build(self) -> None:
@@ -440,7 +449,9 @@ class Game:
             pass
         except RuleError:
             raise
-        if not st.terminal:
+        if st.terminal:
+            self.check_outcomes_used()
+        else:
             self._transition()
 
     def _run_automata(self) -> None:
@@ -560,6 +571,11 @@ class Game:
             st.current = st.actor = flow[1]
             st.step = prog.first_step
 
+    def check_outcomes_used(self) -> None:
+        """Under strict given outcomes (`Game.new(strict=True)`, every `fold`), raise
+        ImpossibleOutcome when some were not used; the game checks this itself when it ends."""
+        self.st.chance.check_used(len(self.st.events))
+
     # ---- views and hashing ----
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The information set of `seat` (None: a spectator) as JSON; see `runtime.views`."""
@@ -581,11 +597,15 @@ class Game:
         """Rebuild a game from its events: chance outcomes come from the chance events, every
         move is re-checked for legality, and the regenerated events must equal the log.
 
-        With `seed`, every chance outcome must also be the one the seed draws. Raises
-        IllegalMove, ImpossibleOutcome or LogMismatch, each carrying `.ply`.
+        Outcomes are strict and labelled: each chance event is used for the chance node it
+        names (node, zone, rule, source), none may be missing and none left over; play that
+        continues after the fold draws from the seed. With `seed`,
+        every chance outcome must also be the one the seed draws. Raises IllegalMove,
+        ImpossibleOutcome or LogMismatch, each carrying `.ply`.
         """
-        given = [list(e.outcome) for e in events if e.kind == "chance"]
-        g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None)
+        given = [{"outcome": list(e.outcome), "node": e.node, "zone": e.zone, "rule": e.rule, "source": e.source}
+                 for e in events if e.kind == "chance"]
+        g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None, strict=True)
         for e in events:
             if e.kind != "move" or (e.seat is not None and e.seat >= g.seats):
                 continue  # an automaton's move: the rules play it again, and the events are compared below
@@ -598,6 +618,8 @@ class Game:
                 raise
         if len(g.events) != len(events) or any(a != b for a, b in zip(g.events, events)):
             _mismatch(g.events, events, None)
+        g.check_outcomes_used()
+        g.st.chance.strict = False  # the log is used up: a game played on draws from its seed
         return g
 
 
@@ -606,8 +628,17 @@ def _mismatch(mine: list[Event], theirs: list[Event], at: int | None) -> None:
         if a != b:
             diff = [f.name for f in attrs.fields(Event) if getattr(a, f.name) != getattr(b, f.name)]
             raise LogMismatch(f"the log's event differs from what the rules produce (fields: {', '.join(diff)})", i)
-    i = min(len(mine), len(theirs)) if at is None else at
-    raise LogMismatch(f"the log has {len(theirs)} events but its moves produce {len(mine)}", i)
+    n = len(mine)
+    if (at if at is not None else len(theirs)) > n:
+        raise LogMismatch(f"the log has {_describe(theirs[n])} here that the rules do not produce", n)
+    i = min(n, len(theirs)) if at is None else at
+    raise LogMismatch(f"the rules produce {_describe(mine[i])} here that the log lacks", i)
+
+
+def _describe(e: Event) -> str:
+    if e.kind == "chance":
+        return f"a chance event ({e.node} {e.zone}, {e.rule})"
+    return f"a {e.kind} event ({e.rule})"
 
 
 def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[str, Any]:

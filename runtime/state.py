@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runtime.chance import ChanceSource
+from runtime.chance import ChanceNode, ChanceSource
 from runtime.events import Event
 from runtime.values import Comp, Ent, ZoneRef
 
@@ -164,7 +164,7 @@ class State:
         items = self.zones[z.idx]
         if len(items) < 2:
             return
-        order = self.chance.shuffle([c.name for c in items], z.key, len(self.events))
+        order = self.chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
         by_name = {c.name: c for c in items}
         self.zones[z.idx] = [by_name[n] for n in order]
         self.version += 1
@@ -183,16 +183,22 @@ class State:
     def draw_random(self, src: ZoneRef, dest: ZoneRef, retry: Any, env: list, span: Any) -> None:
         """Draw one component at random; one that `retry` rejects is put back and drawn again,
         which is a uniform draw among the components it accepts. If it rejects them all,
-        nothing is drawn (redrawing could never end); the rules can test for that afterwards."""
+        nothing is drawn (redrawing could never end); the rules can test for that afterwards.
+        The chance event's outcome is the kept component, preceded by the ones put back when
+        a given outcome listed them (`ChanceSource.pick`)."""
         items = self.zones[src.idx]
         cands = [c for c in items if not retry(self, env, c)] if retry else list(items)
         if not cands:
             return
         names = sorted({c.name for c in cands})
-        pick = self.chance.pick(names, src.key, len(self.events))
-        comp = next(c for c in cands if c.name == pick)
+        rejected = [c.name for c in items if c not in cands]
+        drawn = self.chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
+        comp = next(c for c in cands if c.name == drawn[-1])
         self.move_items(comp, dest)
-        self.record_chance("draw", dest, [pick], span)
+        self.record_chance("draw", dest, drawn, span)
+
+    def _node(self, node: str, z: ZoneRef, src: ZoneRef, span: Any) -> ChanceNode:
+        return ChanceNode(node, z.key, src.key, self.rule, _src(span))
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
         seen = None if z.visibility == "public" else [s for s in self.seat_list if z.visible_to(s)]

@@ -188,3 +188,41 @@ def test_two_service_processes_alternate_on_one_store(sqlite_url, monkeypatch, r
     assert folds == [], "a process rebuilt the game from the whole log"
     assert services[0].events(game["game_id"], None) == services[1].events(game["game_id"], None)
     assert services[1].audit(game["game_id"])["ok"]
+
+
+def _renumbered(entries: list[dict]) -> list[dict]:
+    """A whole log rewritten consistently after an edit: versions, plies and hash chain."""
+    out = []
+    for i, e in enumerate(entries):
+        e = dict(e, version=i + 1)
+        if e["kind"] in ("move", "chance", "show"):
+            e["body"] = dict(e["body"], ply=i - 1)
+        out.append(e)
+    return _rehash(out)
+
+
+def test_audit_fails_when_chance_events_were_edited_removed_or_added(service):
+    """Strict, labelled outcomes: a rewritten log whose chance events changed never audits."""
+    game = service.create_game(RULESET)
+    _play(service, game, random.Random(7))
+    log = service.export(game["game_id"])
+    rules = Rules()
+    assert audit_log(rules, _renumbered(log)).ok
+    chance = [i for i, e in enumerate(log) if e["kind"] == "chance"]
+    i = chance[len(chance) // 2]
+
+    body = log[i]["body"]
+    edited = [*log[:i], dict(log[i], body=dict(body, outcome=body["outcome"][::-1])), *log[i + 1 :]]
+    if body["node"] == "draw":  # a one-name draw outcome: name another component
+        edited[i]["body"]["outcome"] = ["no-such-cube"]
+    report = audit_log(rules, _renumbered(edited))
+    assert not report.ok and report.failure.check == "chance_outcome", report
+    assert report.failure.version == i + 1
+
+    removed = _renumbered([*log[:i], *log[i + 1 :]])
+    report = audit_log(rules, removed)
+    assert not report.ok and report.failure.check == "chance_outcome", report
+
+    added = _renumbered([*log[: i + 1], log[i], *log[i + 1 :]])
+    report = audit_log(rules, added)
+    assert not report.ok and report.failure.check in ("chance_outcome", "events_match_rules"), report
