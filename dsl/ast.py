@@ -108,8 +108,12 @@ class AutomatonDecl(Decl):
 
 @attrs.frozen
 class OptionDecl(Decl):
+    """`option NAME: TYPE [in LOW..HIGH] = default "doc"`; `range` is (LOW, HIGH), both
+    included, for an `int` option that declares one."""
+
     type: TypeRef = TypeRef("int")
     default: Node = Node("none_lit", ())
+    range: tuple[int, int] | None = attrs.field(default=None, metadata={"hash_if_default": False})
     kind: str = attrs.field(default="option", init=False)
 
 

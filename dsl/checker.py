@@ -150,6 +150,22 @@ class Checker:
         want = self.type_of(d.type)
         if not compatible(want, t) or (t == "none" and not d.type.optional):
             self.rep.error(d.default.span or d.span, f"type mismatch: option '{d.name}' is {d.type} but defaults to {pretty(t)}")
+        if d.range is not None:
+            self._option_range(d)
+
+    def _option_range(self, d: A.OptionDecl) -> None:
+        assert d.range is not None
+        low, high = d.range
+        if d.type.name != "int":
+            self.rep.error(d.span, f"option '{d.name}' is {d.type}: only an int option can declare a range",
+                           "remove `in LOW..HIGH`, or make the option an int")
+        elif low > high:
+            self.rep.error(d.span, f"option '{d.name}' has an empty range {low}..{high}", "write the lower bound first")
+        else:
+            value = _int_literal(d.default)
+            if value is not None and not low <= value <= high:
+                self.rep.error(d.default.span or d.span,
+                               f"option '{d.name}' defaults to {value}, outside its range {low}..{high}")
 
     def _decl_const(self, d: A.ConstDecl) -> None:
         self.expr(d.value, {})
@@ -703,3 +719,14 @@ def pretty(t: str) -> str:
         k, v = t[4:].split("|", 1)
         return f"a map from {pretty(k).removeprefix('a ')} to {pretty(v).removeprefix('a ')}"
     return {"int": "a number", "bool": "a truth value", "str": "text", "seat": "a seat", "none": "none"}.get(t, t)
+
+
+def _int_literal(node: A.Node) -> int | None:
+    """The value of an integer literal (`3`, `-3`), None for anything else."""
+    if node.op == "lit" and isinstance(node.args[0], int) and not isinstance(node.args[0], bool):
+        return node.args[0]
+    if node.op == "neg" and node.args and isinstance(node.args[0], A.Node):
+        inner = _int_literal(node.args[0])
+        return None if inner is None else -inner
+    return None
+

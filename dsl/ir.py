@@ -63,7 +63,11 @@ def to_data(obj: Any) -> Any:
     if attrs.has(type(obj)):
         out: dict[str, Any] = {"_": type(obj).__name__}
         for f in attrs.fields(type(obj)):
-            out[f.name] = to_data(getattr(obj, f.name))
+            value = getattr(obj, f.name)
+            # A field added after rulesets were pinned says so (`hash_if_default: False`), so
+            # rules that do not use it keep their content hash.
+            if f.metadata.get("hash_if_default", True) or value != f.default:
+                out[f.name] = to_data(value)
         return out
     if isinstance(obj, (tuple, list)):
         return [to_data(x) for x in obj]

@@ -12,16 +12,19 @@ import re
 from importlib import resources
 from typing import Any
 
+import attrs
 from lark import (
     Lark,
     Token,
     Transformer,
+    Tree,
     UnexpectedCharacters,
     UnexpectedEOF,
     UnexpectedInput,
     UnexpectedToken,
     v_args,
 )
+from lark.exceptions import VisitError
 
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, RulesetError, snippet
@@ -41,9 +44,10 @@ def _unquote(tok: str) -> str:
 class _Build(Transformer):
     """Parse tree to AST; every node gets the span of its first token."""
 
-    def __init__(self, path: str, line: int = 0, column: int = 0):
+    def __init__(self, path: str, line: int = 0, column: int = 0, source: str = ""):
         super().__init__()
         self.path = path
+        self.source = source  # the whole file's text, for diagnostics inside string interpolations
         # offsets for expressions parsed out of a string's `{...}` (single-line strings)
         self.line_off = line
         self.col_off = column
@@ -82,8 +86,17 @@ class _Build(Transformer):
         steps = tuple(str(x) for x in rest if x.type == "NAME")
         return A.AutomatonDecl(str(name), _doc(doc), self._tspan(name), steps)
 
-    def option_decl(self, meta, name, typ, default, doc=None):
-        return A.OptionDecl(str(name), _doc(doc), self._tspan(name), typ, default)
+    def option_decl(self, meta, name, typ, bounds, default, doc=None):
+        return A.OptionDecl(str(name), _doc(doc), self._tspan(name), typ, default, bounds)
+
+    def option_range(self, meta, low, high):
+        return (low, high)
+
+    def int_bound(self, meta, tok):
+        return int(tok)
+
+    def neg_int_bound(self, meta, tok):
+        return -int(tok)
 
     def enum_decl(self, meta, name, *rest):
         doc = rest[-1] if rest and rest[-1] is not None and rest[-1].type == "STRING" else None
@@ -392,9 +405,17 @@ def _message(tok: Token, builder: _Build) -> A.Node:
             break
         if j > i:
             parts.append(text[i:j])
-        tree = _lark().parse(text[j + 1 : k], start="expr")
         # the char at unquoted index i sits at column span.column + 1 + i
-        parts.append(_Build(builder.path, span.line - 1, span.column + j + 1).transform(tree))
+        line_off, col_off = span.line - 1, span.column + j + 1
+        try:
+            tree = _lark().parse(text[j + 1 : k], start="expr")
+        except UnexpectedInput as exc:
+            d = _syntax_diagnostic(exc, text[j + 1 : k], builder.path)
+            line, column = d.line + line_off, d.column + col_off
+            raise RulesetError([attrs.evolve(d, line=line, column=column, snippet=snippet(builder.source, line, column),
+                                             message=d.message + " (in a string's {...})")]) from None
+        _check_nesting(tree, builder.source, builder.path, line_off, col_off)
+        parts.append(_Build(builder.path, line_off, col_off, builder.source).transform(tree))
         i = k + 1
     return A.Node("fstring", tuple(parts), span)
 
@@ -446,7 +467,8 @@ def parse_text(text: str, path: str = "<text>") -> A.SourceFile:
     if errors:
         unclosed = _unclosed_brace(text, path)
         raise RulesetError([unclosed] if unclosed else errors)
-    header, decls, edits = _Build(path).transform(tree)
+    _check_nesting(tree, text, path)
+    header, decls, edits = _transform(_Build(path, source=text), tree)
     if header is None:
         header = ("game", "", "", None)
     kind, name, title, base = header
@@ -506,7 +528,45 @@ def parse_expr(text: str, path: str = "<expr>") -> A.Node:
         tree = _lark().parse(text, start="expr")
     except UnexpectedInput as exc:
         raise RulesetError([_syntax_diagnostic(exc, text, path)]) from None
-    return _Build(path).transform(tree)
+    _check_nesting(tree, text, path)
+    return _transform(_Build(path, source=text), tree)
+
+
+def _transform(builder: _Build, tree: Tree) -> Any:
+    """`builder.transform(tree)`, letting a `RulesetError` raised inside (a string
+    interpolation's syntax error) through as itself rather than wrapped in Lark's VisitError."""
+    try:
+        return builder.transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RulesetError):
+            raise exc.orig_exc from None
+        raise
+
+
+MAX_NESTING = 100  # levels of the parse tree; the bundled rulesets need 16
+
+
+def _check_nesting(tree: Tree, text: str, path: str, line_off: int = 0, col_off: int = 0) -> None:
+    """Raise `RulesetError` at the first construct nested deeper than `MAX_NESTING` levels.
+
+    Later passes (building the AST, checking, compiling) walk the tree recursively; a hostile
+    text (50,000 unary minus signs) would exhaust Python's stack there. The walk here is
+    iterative, and the limit is far beyond what rules need.
+    """
+    stack: list[tuple[Tree | Token, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, Tree):
+            continue
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line = (getattr(meta, "line", None) or 1) + line_off
+            column = (getattr(meta, "column", None) or 1) + col_off
+            raise RulesetError([Diagnostic(
+                "error", f"syntax error: nested more than {MAX_NESTING} levels deep", path, line, column,
+                snippet(text, line, column), "split the expression, e.g. into a `const` or a `fn`",
+            )])
+        stack.extend((child, depth + 1) for child in node.children)
 
 
 _NICE = {

@@ -3,9 +3,10 @@
 from runtime.chance import ImpossibleOutcome
 from runtime.compile import RuleError
 from runtime.events import Event, event_from_dict, event_to_dict
-from runtime.game import Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
+from runtime.game import BadOption, Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
 
 __all__ = [
+    "BadOption",
     "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "RuleError",
     "event_from_dict", "event_to_dict",
 ]

@@ -641,11 +641,20 @@ def _describe(e: Event) -> str:
     return f"a {e.kind} event ({e.rule})"
 
 
+class BadOption(ValueError):
+    """An option value a game cannot start with (unknown name, wrong type, outside the
+    declared range); `option` is the option's name."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(message)
+        self.option = option
+
+
 def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[str, Any]:
     decls = {o.name: o for o, _ in prog.option_defaults}
     for k in given:
         if k not in decls:
-            raise ValueError(f"unknown option '{k}'; options: {', '.join(decls) or 'none'}")
+            raise BadOption(k, f"unknown option '{k}'; options: {', '.join(decls) or 'none'}")
     out = {}
     enums = {e.name: e.values for e in prog.rs.enums}
     for o, default in prog.option_defaults:
@@ -658,7 +667,9 @@ def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[st
             or (t.name in enums and v in enums[t.name])
         )
         if not ok:
-            raise ValueError(f"option '{o.name}' must be {t}, not {v!r}")
+            raise BadOption(o.name, f"option '{o.name}' must be {t}, not {v!r}")
+        if o.range is not None and v is not None and not o.range[0] <= v <= o.range[1]:
+            raise BadOption(o.name, f"option '{o.name}' must be in {o.range[0]}..{o.range[1]}, not {v!r}")
         out[o.name] = v
     return out
 
@@ -667,4 +678,4 @@ def _src(span: Any) -> str:
     return f"{span.file}:{span.line}" if span is not None else ""
 
 
-__all__ = ["Decision", "Game", "IllegalMove", "LogMismatch", "Move", "NotYourTurn"]
+__all__ = ["BadOption", "Decision", "Game", "IllegalMove", "LogMismatch", "Move", "NotYourTurn"]

@@ -11,6 +11,7 @@ from api.app.errors import (
     InvalidRequest,
     NotFound,
     ServiceError,
+    TooLarge,
     Unauthenticated,
 )
 from api.app.log import AuditReport, LogError, audit_log, replay_view
@@ -28,6 +29,7 @@ __all__ = [
     "NotFound",
     "Rules",
     "ServiceError",
+    "TooLarge",
     "Unauthenticated",
     "audit_log",
     "replay_view",

@@ -67,3 +67,9 @@ class IllegalMoveError(ServiceError):
     rule name and its source location as details."""
 
     kind = "unprocessable"
+
+
+class TooLarge(ServiceError):
+    """Input over a size limit the service sets (`text_too_large` for rule text to check)."""
+
+    kind = "too_large"

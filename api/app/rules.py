@@ -197,7 +197,13 @@ def _entry(name: str, variants: list[str], rs: Any, origin: str) -> dict[str, An
         "variants": variants,
         "seats": {"min": rs.seats[0], "max": rs.seats[1]},
         "options": [
-            {"name": o.name, "type": str(o.type), "default": _json_default(o.default), "doc": o.doc} for o in rs.options
+            {
+                            "name": o.name,
+                            "type": str(o.type),
+                            "default": _json_default(o.default),
+                            "doc": o.doc,
+                            "range": {"min": o.range[0], "max": o.range[1]} if o.range else None,
+                        } for o in rs.options
         ],
         "content_hash": rs.content_hash,
         "origin": origin,

@@ -34,15 +34,18 @@ from api.app.errors import (
     InvalidRequest,
     NotFound,
     ServiceError,
+    TooLarge,
     Unauthenticated,
 )
+from api.app.inputs import check_json, check_text
 from api.app.notify import Notifier
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, new_token, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, canonical_json, sha256_hex
-from runtime import Game, IllegalMove, Move, NotYourTurn, event_from_dict, event_to_dict
+from runtime import BadOption, Game, IllegalMove, Move, NotYourTurn, event_from_dict, event_to_dict
 
 MAX_SEED_LENGTH = 256
+MAX_CHECK_TEXT = 128 * 1024  # characters of rule text /rulesets/check parses
 CACHE_SIZE = 1024
 LOCK_STRIPES = 256
 
@@ -89,7 +92,17 @@ class GameService:
         return self.rules.catalogue()
 
     def check_ruleset(self, text: str, filename: str = "<text>") -> dict[str, Any]:
-        """`{ok, diagnostics}` for a ruleset text; ok when no diagnostic is an error."""
+        """`{ok, diagnostics}` for a ruleset text; ok when no diagnostic is an error. Raises
+        InvalidRequest (`bad_text`) for text or a file name that is not valid Unicode, TooLarge
+        (`text_too_large`) for text over `MAX_CHECK_TEXT` characters."""
+        if len(text) > MAX_CHECK_TEXT:
+            raise TooLarge(
+                "text_too_large",
+                f"rule text to check is limited to {MAX_CHECK_TEXT} characters, not {len(text)}",
+                reason="parsing is linear but slow; the largest bundled ruleset is about 52,000 characters",
+            )
+        check_text(text, "text", "bad_text")
+        check_text(filename, "filename", "bad_text", controls=False)
         diagnostics = self.rules.check(text, filename)
         return {"ok": not any(d.get("severity") == "error" for d in diagnostics), "diagnostics": diagnostics}
 
@@ -112,8 +125,9 @@ class GameService:
         (`ruleset_not_found`) or InvalidRequest (`bad_ruleset` with diagnostics, `bad_variant`,
         `bad_seats`, `bad_options`, `bad_seed`).
         """
-        variants = list(variants or [])
-        options = dict(options or {})
+        check_text(ruleset, "ruleset", "bad_ruleset")
+        variants = [check_text(v, "variants", "bad_variant") for v in variants or []]
+        options = dict(check_json(options or {}, "options", "bad_options"))
         rs = self.rules.ruleset(ruleset, variants)
         low, high = rs.seats
         if seats is None:
@@ -130,10 +144,19 @@ class GameService:
             seed = secrets.token_hex(32)
         elif not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_LENGTH:
             raise InvalidRequest("bad_seed", f"seed must be a string of 1 to {MAX_SEED_LENGTH} characters")
+        else:
+            check_text(seed, "seed", "bad_seed", controls=False)
         try:
             game = Game.new(rs, seats=seats, options=options, seed=seed)
         except ServiceError:
             raise
+        except BadOption as exc:
+            decl = rs.option(exc.option)
+            reason = None if decl is None else (
+                f"{rs.name} declares `option {decl.name}: {decl.type}"
+                + (f" in {decl.range[0]}..{decl.range[1]}`" if decl.range else "`")
+            )
+            raise InvalidRequest("bad_options", str(exc), reason=reason, option=exc.option) from exc
         except (ValueError, TypeError, KeyError) as exc:
             raise InvalidRequest("bad_options", f"the rules refuse these options: {exc}") from exc
 
@@ -414,7 +437,8 @@ def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
 def _parse_move(move: Any) -> dict[str, Any]:
     if not isinstance(move, Mapping) or not isinstance(move.get("name"), str) or not move["name"]:
         raise InvalidRequest("bad_move", 'a move is {"name": str, "args": {str: JSON value}}')
-    args = move.get("args") or {}
+    check_text(move["name"], "move name", "bad_move", controls=False)
+    args = check_json(move.get("args") or {}, "move args", "bad_move")
     if not isinstance(args, Mapping) or not all(isinstance(k, str) for k in args):
         raise InvalidRequest("bad_move", "move args map argument names to JSON values")
     try:

@@ -58,7 +58,8 @@ def _arg_pb(value: Any) -> Any:
 
 
 def move_to_dict(move: Any) -> dict[str, Any]:
-    """`ludex.v1.Move` -> `{name, args}` (raises ValueError for an arg with bad JSON)."""
+    """`ludex.v1.Move` -> `{name, args}` (raises ValueError for an arg with bad JSON,
+    RecursionError for JSON nested deeper than the decoder goes)."""
     return {"name": move.name, "args": {k: _arg_value(v) for k, v in move.args.items()}}
 
 
@@ -143,7 +144,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
     async def CreateGame(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             options = json.loads(request.options_json) if request.options_json else {}
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # bad JSON, or nested deeper than the decoder goes
             options = None
         if not isinstance(options, dict):
             await _abort(context, ServiceError("bad_options", "options_json must be a JSON object"))
@@ -179,7 +180,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
     async def SubmitMove(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             move = move_to_dict(request.move)
-        except ValueError:
+        except (ValueError, RecursionError):  # bad JSON, or nested deeper than the decoder goes
             await _abort(context, ServiceError("bad_move", "a move argument's json is not valid JSON"))
         result = await self._with_token(
             context,

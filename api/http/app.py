@@ -22,7 +22,7 @@ from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api.app import GameService, ServiceError, Unauthenticated
+from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.http import models as m
 from api.http.docs import add_offline_docs
 from api.http.limits import BodySizeLimit
@@ -56,6 +56,21 @@ async def _token(request: Request, creds: HTTPAuthorizationCredentials | None = 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message, "reason": None, **extra}}, status_code=status)
+
+
+MAX_EVENT_ID_DIGITS = 18  # any stored version fits; more digits cannot name an event
+
+
+def _last_event_id(value: str) -> int:
+    """The version in a `Last-Event-ID` header (ASCII digits, as the stream sends them).
+    Raises InvalidRequest (`bad_last_event_id`) for anything else."""
+    if not (value.isascii() and value.isdigit() and len(value) <= MAX_EVENT_ID_DIGITS):
+        raise InvalidRequest(
+            "bad_last_event_id",
+            "Last-Event-ID must be an event version this stream sent",
+            reason=f"expected 1 to {MAX_EVENT_ID_DIGITS} ASCII digits",
+        )
+    return int(value)
 
 
 def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
@@ -94,7 +109,10 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}.get(exc.status_code, "http_error")
-        return _error(exc.status_code, code, str(exc.detail))
+        response = _error(exc.status_code, code, str(exc.detail))
+        if exc.headers:  # e.g. Starlette's 405 carries `Allow`, which RFC 9110 requires
+            response.headers.update(exc.headers)
+        return response
 
     @app.exception_handler(Exception)
     async def _unexpected(_request: Request, _exc: Exception) -> JSONResponse:
@@ -179,8 +197,8 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         """Server-sent events, one message per stored event: `id` is its version and `data` the
         event JSON as in /events. The stream ends after the game's last event. A reconnecting
         EventSource resumes after its `Last-Event-ID`, and gets 204 (stop) once nothing is left."""
-        if last_event_id and last_event_id.isdigit():
-            after = max(after, int(last_event_id))
+        if last_event_id is not None:
+            after = max(after, _last_event_id(last_event_id))
         page = await run_in_threadpool(service.events, game_id, token, after)  # fail fast with a status
         if page["finished"] and not page["events"]:
             return Response(status_code=204)
