@@ -41,14 +41,14 @@ def moves(g: Game, name: str | None = None) -> list[Move]:
     return [m for m in g.legal_moves(seat) if name is None or m.name == name]
 
 
-def play(g: Game, name: str, **args: Any) -> None:
+def play(game: Game, name: str, **args: Any) -> None:
     """Apply the legal move `name` whose arguments include `args` (the first such one)."""
-    seat = g.decision().seats[0]
-    for m in g.legal_moves(seat):
+    seat = game.decision().seats[0]
+    for m in game.legal_moves(seat):
         if m.name == name and all(m.args.get(k) == v for k, v in args.items()):
-            g.apply(seat, m)
+            game.apply(seat, m)
             return
-    legal = sorted({(m.name, str(m.args)) for m in g.legal_moves(seat)})
+    legal = sorted({(m.name, str(m.args)) for m in game.legal_moves(seat) if not m.name.startswith("t_")})
     raise AssertionError(f"{name} {args} is not legal for seat {seat}; legal: {legal[:40]}")
 
 
@@ -102,3 +102,55 @@ def const(g: Game, name: str) -> Any:
     """A const's evaluated value (placeholders included), so tests follow the ruleset's numbers
     instead of repeating them."""
     return g.st.g[name]
+
+
+PLACES = ["supplier", "government", "lab", "rnd"]
+
+
+def vouchers(g: Game, s: int) -> dict[str, int]:
+    return dict(var(g, "vouchers")[s])
+
+
+def site_on(g: Game, place: str) -> list[int]:
+    """Who is on each action space of a location, left (A) to right: a seat, -1 (free), 4
+    (Lativ), 5 (the 2-seat blocking marker)."""
+    return g.view(None)["entities"][f"site{PLACES.index(place) + 1}"]["on"]
+
+
+def branch(g: Game, w: str) -> dict[str, Any]:
+    return g.view(None)["entities"][f"branch{WEATHERS.index(w) + 1}"]
+
+
+def bzone(g: Game, w: str, z: str) -> list[dict[str, Any]]:
+    return g.view(None)["zones"][f"branch{WEATHERS.index(w) + 1}.{z}"].get("components", [])
+
+
+def comps(g: Game, key: str) -> list[dict[str, Any]]:
+    return g.view(None)["zones"][key].get("components", [])
+
+
+def end_turn(g: Game) -> None:
+    """Finish the acting seat's turn with the least it may do: skip step 1, go to the first free
+    space anywhere, end the turn."""
+    if step(g) == "turn_start":
+        play(g, "skip_start")
+    if step(g) == "place_scientist":
+        g.apply(actor(g), moves(g, "go")[0] if moves(g, "go") else moves(g, "go_supplier")[0])
+    if step(g) == "act":
+        play(g, "done_actions")
+
+
+def end_round(g: Game) -> None:
+    """Every seat that has not played this round ends its turn (phases B and C follow)."""
+    r = var(g, "round")
+    while var(g, "round") == r and not g.terminal and step(g) != "final_actions":
+        end_turn(g)
+
+
+def finish(g: Game) -> None:
+    """Play passing turns and final actions to the end of the game."""
+    while not g.terminal:
+        if step(g) == "final_actions":
+            play(g, "final_done")
+        else:
+            end_turn(g)
