@@ -35,6 +35,8 @@ GEN_BUILTINS = {"any": "bool", "all": "bool", "sum": "int", "count": "int", "min
                 "distinct": "list:any", "argmax": "any", "argmin": "any"}
 SPECIAL_NAMES = {"actor": "seat", "current": "seat", "step": "step", "seats": "list:seat", "option": "options",
                  "nseats": "int", "ply": "int"}
+PRECEDENCE_HINT = ("`..` binds more loosely than `++` and `+`: `[0, 0] ++ 2..10` reads `([0, 0] ++ 2)..10`; "
+                   "parenthesise the range: `[0, 0] ++ (2..10)`")
 PRIMITIVES = {"int", "bool", "str", "seat", "step", "any"}
 
 
@@ -527,6 +529,10 @@ class Checker:
                         self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}")
                 return "bool"
             if sym == "++":
+                for t, n in ((tx, x), (ty, y)):
+                    if not (t == "any" or t.startswith(("list:", "zone:"))):
+                        self.rep.error(n.span, f"type mismatch: `++` joins two lists, found {pretty(t)}",
+                                       "to add one item, write `xs ++ [x]`")
                 return tx if tx.startswith("list:") else "list:any"
             if sym == "+" and (tx.startswith("list:") or tx.startswith("zone:")):
                 return "list:" + elem(tx)
@@ -548,8 +554,16 @@ class Checker:
         if op == "neg":
             return self.expect(a[0], scope, "int")
         if op == "range":
-            self.expect(a[0], scope, "int")
-            self.expect(a[1], scope, "int")
+            for n in a:
+                if n.op == "binop" and n.args[0] == "++":  # `[0, 0] ++ 2..10` is `([0, 0] ++ 2)..10`
+                    self.expr(n.args[1], scope)
+                    self.expr(n.args[2], scope)
+                    self.rep.error(n.span, "type mismatch: expected a number, found a list", PRECEDENCE_HINT)
+                    continue
+                t = self.expr(n, scope)
+                if not compatible("int", t):
+                    loose = n.op == "binop" and n.args[0] == "+"
+                    self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}", PRECEDENCE_HINT if loose else "")
             return "list:int"
         if op == "where":
             t = self.expr(a[0], scope)

@@ -44,6 +44,20 @@ def test_check_all_variants_of_balloon_cup_exits_0():
     assert r.exit_code == 0, r.output
 
 
+def test_check_all_variants_of_a_folder_checks_its_own_variants(tmp_path):
+    """A designer's folder: `--all-variants` checks each file of its variants/ alone."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "game.ludex").write_text((HERE / "mini.ludex").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "variants" / "fine.ludex").write_text("variant fine extends mini\n", encoding="utf-8")
+    r = ludex("check", str(tmp_path), "--all-variants")
+    assert r.exit_code == 0, r.output
+    (tmp_path / "variants" / "broken.ludex").write_text("variant broken extends mini\nset nosuch = 3\n", encoding="utf-8")
+    r = ludex("check", str(tmp_path), "--all-variants")
+    assert r.exit_code == 1
+    assert "broken.ludex:2:5: error: variant 'broken' sets option 'nosuch' that does not exist" in r.stderr
+    assert ludex("check", str(tmp_path)).exit_code == 0  # without the flag only the game file is checked
+
+
 def test_check_with_errors_exits_1_and_prints_each_with_position(broken):
     r = ludex("check", str(broken))
     assert r.exit_code == 1

@@ -254,3 +254,20 @@ def test_more_checker_findings(text, where, message, hint):
     d = _one(text)
     assert ((d.line, d.column), d.message, d.hint) == (where, message, hint)
     assert d.snippet.splitlines()[1].index("^") == d.column + 1  # two spaces of indent, then the caret column
+
+
+# ---- precedence that misleads (issue 12) ----
+
+def test_a_range_after_a_join_gets_a_parenthesise_hint(snapshot):
+    d = _one(MINI + "\nconst xs = [0, 0] ++ 2..10\n")
+    assert (d.line, d.column, d.message) == (40, 12, "type mismatch: expected a number, found a list")
+    assert "`[0, 0] ++ (2..10)`" in d.hint
+    assert str(d) == snapshot
+    assert diagnostics(MINI + "\nconst xs = [0, 0] ++ (2..10)\n") == []
+
+
+def test_joining_a_single_item_says_to_wrap_it(snapshot):
+    d = _one(MINI + "\nconst xs = [0, 0] ++ 2\n")
+    assert (d.message, d.hint) == ("type mismatch: `++` joins two lists, found a number", "to add one item, write `xs ++ [x]`")
+    assert str(d) == snapshot
+    assert diagnostics(MINI + "\nconst xs = [0, 0] ++ [2]\n") == []
