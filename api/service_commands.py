@@ -1,4 +1,4 @@
-"""Service commands of the `ludex` CLI: serve, replay, audit, export.
+"""Service commands of the `ludex` CLI: serve, replay, audit, export, keys.
 
 `register(app)` adds them to the Typer app built in `api/cli.py`. They are thin faces over
 `api.app`: `serve` runs the HTTP and gRPC faces over one `GameService` in one event loop;
@@ -26,6 +26,14 @@ from api.store import DEFAULT_URL
 
 
 def _read_log(path: Path) -> list[dict[str, Any]]:
+    """The log records of an export (its header line, if any, left out)."""
+    return _read_export(path)[1]
+
+
+def _read_export(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """`(export header or None, log records)` of a file written by `ludex export`: JSON lines,
+    the first `{export, game_id, keys, receipt}`, then one record per line. Bad lines exit 1
+    naming the line."""
     entries = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -46,7 +54,31 @@ def _read_log(path: Path) -> list[dict[str, Any]]:
             typer.echo(f"{path}:{number}: a log line must be a JSON object", err=True)
             raise typer.Exit(1)
         entries.append(entry)
-    return entries
+    if entries and "export" in entries[0]:
+        return entries[0], entries[1:]
+    return None, entries
+
+
+def _read_receipt(path: Path) -> Any:
+    """A receipt kept by a player: the receipt object, or a whole move response holding one."""
+    try:
+        value = strict_loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}", "give a file holding a receipt from a move response")
+    except ValueError as exc:
+        fail(f"{path}: not JSON ({exc})", "a receipt file holds the JSON of a receipt or of a move response")
+    if isinstance(value, dict) and isinstance(value.get("receipt"), dict):
+        value = value["receipt"]
+    return value
+
+
+def _key_ring(db: str, keys: Optional[Path]) -> Any:
+    from api.app.receipts import KeyRing, ReceiptError
+
+    try:
+        return KeyRing.beside(db, keys)
+    except (OSError, ReceiptError, ValueError) as exc:
+        fail(f"cannot open the receipt keys: {exc}", "check --keys (a folder of Ed25519 PEM keys)")
 
 
 def _safe_url(url: str) -> str:
@@ -55,7 +87,9 @@ def _safe_url(url: str) -> str:
     return sa.make_url(url).render_as_string(hide_password=True)
 
 
-async def _serve(db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = ()) -> None:
+async def _serve(
+    db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = (), keys: Optional[Path] = None
+) -> None:
     import uvicorn
     from sse_starlette.sse import AppStatus
 
@@ -83,7 +117,7 @@ async def _serve(db: str, host: str, http_port: int, grpc_port: int, ruleset_dir
             http_socket.close()
             raise
     store = EventStore(db)
-    service = GameService(store, Rules(ruleset_dirs))
+    service = GameService(store, Rules(ruleset_dirs), keys=_key_ring(db, keys))
     listener = store.listener(service.notifier.notify)
     if listener is not None:
         # Other processes' commits arrive as notifications: polling is only a safety net.
@@ -139,6 +173,10 @@ def _bind(host: str, port: int, face: str = "HTTP", flag: str = "--http-port") -
     return sock
 
 
+KEYS_HELP = ("Folder of the Ed25519 keys that sign receipts (default: beside a SQLite store, "
+             "<file>.keys; ./ludex-keys for PostgreSQL); created with a first key when missing.")
+
+
 def serve(
     db: str = typer.Option(
         DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store (SQLite file or PostgreSQL)."
@@ -152,12 +190,13 @@ def serve(
         help="Also serve the rulesets in this folder: each subfolder with game.ludex, each .ludex file "
         "(repeatable; re-read for every new game).",
     ),
+    keys: Optional[Path] = typer.Option(None, "--keys", envvar="LUDEX_KEYS", help=KEYS_HELP),
 ) -> None:
     """Serve games over HTTP and gRPC from one event store."""
     for d in rulesets:
         if not d.is_dir():
             fail(f"--rulesets {d}: no such folder", "give a folder holding NAME/game.ludex folders or NAME.ludex files")
-    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets)))
+    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys))
 
 
 def replay(
@@ -187,17 +226,25 @@ def audit(
     allow_unfinished: bool = typer.Option(
         False, "--allow-unfinished", help="Exit 0 for a log that verifies as far as it goes but whose game is not over."
     ),
+    receipt: list[Path] = typer.Option(
+        [], "--receipt", help="A receipt a player kept (JSON of the receipt or of a move response); repeatable."
+    ),
+    key: list[str] = typer.Option(
+        [], "--key", help="Trust only this public key (base64, as GET /keys publishes it) for receipts; repeatable."
+    ),
 ) -> None:
     """Verify a log: exit 0 only for a fully verified finished game.
 
-    Checks the log format and the exact shape of every record, the hash chain, the pinned
-    rules, the seed commitment, every move and chance outcome, and the announced outcome,
-    and prints each check with what it verified or why it could not run.
+    Checks the log format and the exact shape of every record, the hash chain, the export's
+    signed receipt and every --receipt (the log holds each receipted head), the pinned rules,
+    the seed commitment, every move and chance outcome, and the announced outcome, and prints
+    each check with what it verified or why it could not run.
     """
     from api.app import Rules, audit_log
 
-    entries = _read_log(log)
-    report = audit_log(Rules(), entries)
+    export, entries = _read_export(log)
+    held = [_read_receipt(r) for r in receipt]
+    report = audit_log(Rules(), entries, export=export, receipts=held, pinned_keys=key or None)
     accepted = report.verified or (report.ok and allow_unfinished)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
@@ -215,16 +262,21 @@ def audit(
         typer.echo(f"FAILED [{report.failure.check}] {report.failure.message}")
     for check in report.checks:
         typer.echo(f"  {check.status:<8} {check.name:<16} {check.detail}")
+    if not receipt:
+        typer.echo("  (no --receipt given: a receipt a player kept proves the log holds the head they saw)")
     raise typer.Exit(0 if accepted else 1)
 
 
 def export(
     game_id: str = typer.Argument(..., help="The game's id."),
     db: str = typer.Option(DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store."),
+    keys: Optional[Path] = typer.Option(None, "--keys", envvar="LUDEX_KEYS", help=KEYS_HELP),
 ) -> None:
     """Print a game's complete log as JSON lines.
 
-    An operator tool: reads the database directly and includes events not yet public.
+    The first line is the export header `{export, game_id, keys, receipt}`: the public keys and
+    a signed receipt of the log's last event. An operator tool: reads the database directly
+    and includes events not yet public.
     """
     import sqlalchemy as sa
 
@@ -233,7 +285,8 @@ def export(
 
     store = EventStore(db, create=False)
     try:
-        entries = GameService(store).export(game_id)
+        service = GameService(store, keys=_key_ring(db, keys))
+        entries = [service.export_header(game_id), *service.export(game_id)]
     except ServiceError as exc:
         typer.echo(exc.message, err=True)
         raise typer.Exit(1) from exc
@@ -247,12 +300,25 @@ def export(
         out.write(json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n")
 
 
+def keys(
+    db: str = typer.Option(DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store."),
+    keys_dir: Optional[Path] = typer.Option(None, "--keys", envvar="LUDEX_KEYS", help=KEYS_HELP),
+    rotate: bool = typer.Option(False, "--rotate", help="Create a new signing key; old keys stay published."),
+) -> None:
+    """Print the public keys that sign receipts, as JSON (after --rotate, with the new one)."""
+    ring = _key_ring(db, keys_dir)
+    if rotate:
+        ring.rotate()
+    typer.echo(json.dumps({"keys": ring.public_keys()}, indent=2))
+
+
 def register(app: typer.Typer) -> None:
-    """Add `serve`, `replay`, `audit` and `export` to the `ludex` command."""
+    """Add `serve`, `replay`, `audit`, `export` and `keys` to the `ludex` command."""
     app.command("serve")(serve)
     app.command("replay")(replay)
     app.command("audit")(audit)
     app.command("export")(export)
+    app.command("keys")(keys)
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ from typing import Any, Mapping, Sequence
 import attrs
 
 from api.app import logschema as schema
+from api.app import receipts
 from api.app.rules import PinnedRulesMismatch, Rules
-from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, jcs, sha256_hex
+from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, sha256_hex
 from runtime import Game, IllegalMove, ImpossibleOutcome, LogMismatch, event_from_dict, event_to_dict
 
 RUNTIME_KINDS = schema.RUNTIME_KINDS  # runtime.Event kinds; "reveal" is the seed reveal
@@ -222,17 +223,27 @@ def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int
     return version_of_runtime_index(entries, int(ply))
 
 
-def audit_log(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
+def audit_log(
+    rules: Rules,
+    entries: Sequence[Mapping[str, Any]],
+    export: Mapping[str, Any] | None = None,
+    receipts: Sequence[Any] = (),
+    pinned_keys: Sequence[str] | None = None,
+) -> AuditReport:
     """Verify a whole log; never raises for a bad log, reports the first failure instead.
 
-    Checks, in order (each named in `AuditReport.checks`): `format` (a header stating a known
-    log format), `schema` (every record, header and body of the exact shape, `logschema`),
-    `hash_chain`, `header` (the pinned rules compile to the pinned hash, and name, variants,
-    seats and options are theirs), `seed_commitment`, `moves_legal`, `chance_outcomes`,
-    `outcome` (the announced outcome, compared byte for byte in canonical JSON).
+    `export` is the export's header line (`{export, game_id, keys, receipt}`), `receipts` the
+    receipts players kept, `pinned_keys` public keys (base64) to trust instead of the ones the
+    export header publishes. Checks, in order (each named in `AuditReport.checks`): `format`
+    (a header stating a known log format), `schema` (every record, header and body of the
+    exact shape, `logschema`), `hash_chain`, `export_receipt` (the export's signed receipt is
+    of this log's last record), `receipt` (each held receipt's head is in the log), `ruleset`,
+    `header` (the pinned rules compile to the pinned hash, and name, variants, seats and
+    options are theirs), `seed_commitment`, `moves_legal`, `chance_outcomes`, `outcome` (the
+    announced outcome, compared byte for byte in canonical JSON).
     """
     try:
-        return _audit(rules, entries)
+        return _audit(rules, entries, export, receipts, pinned_keys)
     except Exception as exc:  # a log shaped in a way no check anticipated is still a failed audit
         game_id = entries[0].get("game_id") if entries and isinstance(entries[0], Mapping) else None
         failure = AuditFailure(None, "log", f"the log cannot be read: {type(exc).__name__}: {exc}")
@@ -266,7 +277,13 @@ class _Audit:
                            tuple(self.checks), finished)
 
 
-def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
+def _audit(
+    rules: Rules,
+    entries: Sequence[Mapping[str, Any]],
+    export: Mapping[str, Any] | None,
+    receipts: Sequence[Any],
+    pinned_keys: Sequence[str] | None,
+) -> AuditReport:
     a = _Audit(entries)
     if not entries:
         return a.fail(None, "log", "the log is empty")
@@ -296,6 +313,9 @@ def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
         position, message = broken
         return a.fail(position, "hash_chain", message)
     a.passed("hash_chain", f"events 1-{len(entries)} linked, head {entries[-1]['hash'][:16]}...")
+    failed = _check_receipts(a, list(entries), export, receipts, pinned_keys)
+    if failed is not None:
+        return failed
 
     header = dict(entries[0]["body"])
     try:
@@ -334,7 +354,7 @@ def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
     # The runtime compares events with Python's `==` (1 == True): compare the JSON exactly.
     for index, (mine, body) in enumerate(zip(game.events, runtime_events(entries))):
         produced = event_to_dict(mine)
-        if jcs(produced) != jcs(body):
+        if not schema.same_json(produced, body):
             version = version_of_runtime_index(entries, index)
             return a.fail(version, "events_match_rules",
                           f"event {version}: {schema.first_difference(body, produced)}")
@@ -352,7 +372,7 @@ def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
         if not game.terminal:
             return a.fail(entries[-1]["version"], "outcome",
                           f"event {entries[-1]['version']}: seed revealed but the game is not over")
-        if jcs(announced) != jcs(outcome):
+        if not schema.same_json(announced, outcome):
             return a.fail(entries[-1]["version"], "outcome",
                           f"event {entries[-1]['version']}: announced outcome {json.dumps(announced)} differs from "
                           f"the rules' {json.dumps(outcome)}")
@@ -363,6 +383,60 @@ def _audit(rules: Rules, entries: Sequence[Mapping[str, Any]]) -> AuditReport:
     else:
         a.skipped("outcome", "the game is not over")
     return a.report(None, outcome, seed is not None)
+
+
+def _check_receipts(
+    a: _Audit,
+    entries: list[Mapping[str, Any]],
+    export: Mapping[str, Any] | None,
+    held: Sequence[Any],
+    pinned_keys: Sequence[str] | None,
+) -> AuditReport | None:
+    """The `export_receipt` and `receipt` checks; a failed report, or None when they passed."""
+    seed = revealed_seed(entries)
+    try:
+        if pinned_keys is not None:
+            keys = receipts.trusted_keys({"public_key": k} for k in pinned_keys)
+            source = "pinned with --key"
+        else:
+            keys = receipts.trusted_keys(export.get("keys", []) if isinstance(export, Mapping) else [])
+            source = "published in the export header"
+    except receipts.ReceiptError as exc:
+        return a.fail(None, "export_receipt", f"the keys cannot be read: {exc}")
+    if export is None:
+        a.skipped("export_receipt", "no export header: nothing outside the log vouches for its last event")
+    else:
+        final: Any = export.get("receipt")
+        try:
+            if (set(export) != {"export", "game_id", "keys", "receipt"} or export["export"] != receipts.EXPORT_FORMAT
+                    or export["game_id"] != a.game_id):
+                raise receipts.ReceiptError(
+                    f"the export header is not a {receipts.EXPORT_FORMAT} header of game {a.game_id!r}")
+            receipts.check_signature(final, keys)
+            if final["version"] != len(entries):
+                raise receipts.ReceiptError(
+                    f"the export's receipt is for event {final['version']}, the log has {len(entries)} events")
+            receipts.check_head(final, entries, seed)
+        except receipts.SealedUntilReveal as exc:
+            a.skipped("export_receipt", f"signature verified; {exc}")
+        except receipts.ReceiptError as exc:
+            version = final.get("version") if isinstance(final, Mapping) and type(final.get("version")) is int else None
+            return a.fail(version if version and version <= len(entries) else len(entries), "export_receipt", str(exc))
+        else:
+            a.passed("export_receipt", f"event {final['version']} is the head signed by key {final['key_id'][:16]}... ({source})")
+    for receipt in held:
+        try:
+            receipts.check_signature(receipt, keys)
+            receipts.check_head(receipt, entries, seed)
+        except receipts.SealedUntilReveal as exc:
+            a.skipped("receipt", f"signature verified; {exc}")
+            continue
+        except receipts.ReceiptError as exc:
+            version = receipt.get("version") if isinstance(receipt, Mapping) and type(receipt.get("version")) is int else None
+            return a.fail(min(version, len(entries)) if version else None, "receipt", str(exc))
+        a.passed("receipt", f"event {receipt['version']} has the head a receipt signed by key "
+                            f"{receipt['key_id'][:16]}... ({source})" + (", sealed with the seed" if receipt["sealed"] else ""))
+    return None
 
 
 def _header_mismatch(rs: Any, header: Mapping[str, Any]) -> str | None:

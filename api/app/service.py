@@ -39,6 +39,7 @@ from api.app.errors import (
 )
 from api.app.inputs import check_json, check_text
 from api.app.notify import Notifier
+from api.app.receipts import EXPORT_FORMAT, KeyRing, seal
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, new_token, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, canonical_json, sha256_hex
@@ -75,9 +76,13 @@ class GameService:
     `token` is the caller's seat token; None means a spectator.
     """
 
-    def __init__(self, store: EventStore, rules: Rules | None = None, *, poll_interval: float = 0.25) -> None:
+    def __init__(
+        self, store: EventStore, rules: Rules | None = None, *, poll_interval: float = 0.25, keys: KeyRing | None = None
+    ) -> None:
         self.store = store
         self.rules = rules or Rules()
+        # Receipts are signed with `keys`; without a key ring (tests) a key lives in memory.
+        self.keys = keys or KeyRing.ephemeral()
         self.poll_interval = poll_interval
         self.notifier = Notifier()
         self._cache: OrderedDict[str, LiveGame] = OrderedDict()
@@ -286,6 +291,7 @@ class GameService:
                 "decision": _decision(live.game),
                 "terminal": bool(live.game.terminal),
                 "outcome": _outcome(live.game),
+                "receipt": self._receipt(live),
             }
         self.notifier.notify(game_id)
         return result
@@ -325,9 +331,10 @@ class GameService:
             raise ServiceError("corrupt_log", str(exc)) from exc
 
     def audit(self, game_id: str) -> dict[str, Any]:
-        """Audit the stored log (see `api.app.log.audit_log`); `{ok, passed, skipped, failure, ...}`."""
+        """Audit the stored log with its export header (see `api.app.log.audit_log`); `{ok,
+        verified, passed, skipped, failure, checks, ...}`."""
         entries = self.export(game_id)
-        return gamelog.audit_log(self.rules, entries).to_dict()
+        return gamelog.audit_log(self.rules, entries, export=self.export_header(game_id)).to_dict()
 
     def export(self, game_id: str) -> list[dict[str, Any]]:
         """The complete stored log, unredacted (operator use: the CLI's `export`)."""
@@ -335,6 +342,25 @@ class GameService:
             return [e.to_dict() for e in self.store.load(game_id)]
         except GameNotFound as exc:
             raise NotFound("game_not_found", f"no game {game_id!r}") from exc
+
+    def export_header(self, game_id: str) -> dict[str, Any]:
+        """The first line of an export: `{export: "ludex-export/1", game_id, keys (every public
+        key, as `public_keys`), receipt (of the head now: sealed while the game runs)}`."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            return {"export": EXPORT_FORMAT, "game_id": game_id, "keys": self.keys.public_keys(),
+                    "receipt": self._receipt(live)}
+
+    def receipt(self, game_id: str) -> dict[str, Any]:
+        """A signed receipt of the game's head now (see `api/app/receipts.py`): `{receipt,
+        game_id, version, head, sealed, key_id, signature}`; sealed while the game runs."""
+        with self._locked(game_id):
+            return self._receipt(self._live(game_id))
+
+    def public_keys(self) -> dict[str, Any]:
+        """`{keys: [{key_id, algorithm, public_key, created_at, current}]}`: every key receipts
+        were signed with (base64 of the raw Ed25519 public key)."""
+        return {"keys": self.keys.public_keys()}
 
     async def stream(self, game_id: str, token: str | None, after: int = 0) -> AsyncIterator[dict[str, Any]]:
         """Yield events after `after` as they are committed (by this process or any other
@@ -393,6 +419,12 @@ class GameService:
         live = LiveGame(game_id, header, record.seed, record.token_hashes, events, game, record.finished)
         self._remember(live)
         return live
+
+    def _receipt(self, live: LiveGame) -> dict[str, Any]:
+        head = live.events[-1].hash
+        if live.finished:
+            return self.keys.sign(live.game_id, live.version, head, sealed=False)
+        return self.keys.sign(live.game_id, live.version, seal(live.seed, live.game_id, live.version, head), sealed=True)
 
     def _seat(self, live: LiveGame, token: str | None, required: bool = False) -> int | None:
         if not token:

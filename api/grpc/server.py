@@ -197,7 +197,16 @@ class LudexServicer(pb2_grpc.LudexServicer):
             decision_json=json.dumps(result["decision"]),
             terminal=result["terminal"],
             outcome_json=json.dumps(result["outcome"]),
+            receipt_json=json.dumps(result["receipt"]),
         )
+
+    async def GetReceipt(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        receipt = await self._call(context, self.service.receipt, request.game_id)
+        return pb2.GetReceiptResponse(receipt_json=json.dumps(receipt))
+
+    async def GetPublicKeys(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
+        published = await self._call(context, self.service.public_keys)
+        return pb2.GetPublicKeysResponse(keys=[pb2.PublicKey(**k) for k in published["keys"]])
 
     async def ListEvents(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         page = await self._with_token(context, self.service.events, request.game_id, request.after)

@@ -186,6 +186,16 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         the revealed seed, and the outcome."""
         return await run(service.audit, game_id)
 
+    @app.get("/games/{game_id}/receipt", response_model=m.ReceiptOut, tags=["log"])
+    async def receipt(game_id: str) -> JSONResponse:
+        """A signed receipt of the game's head now (sealed while the game runs)."""
+        return await run(service.receipt, game_id)
+
+    @app.get("/keys", response_model=m.PublicKeysOut, tags=["log"])
+    async def public_keys() -> JSONResponse:
+        """The Ed25519 public keys that sign receipts (every key ever used, the current first)."""
+        return await run(service.public_keys)
+
     @app.get("/games/{game_id}/stream", tags=["log"], response_class=EventSourceResponse,
              responses={204: {"description": "The game is over and every event was already sent."}})
     async def stream(

@@ -96,6 +96,19 @@ class LegalMovesOut(BaseModel):
     moves: list[dict[str, Any]]
 
 
+class ReceiptOut(BaseModel):
+    """A signed receipt (api/app/receipts.py): `head` is the hash of record `version`, or while
+    the game runs its seal (HMAC keyed by the secret seed), so it reveals no hidden card."""
+
+    receipt: str = Field(description="ludex-receipt/1")
+    game_id: str
+    version: int
+    head: str
+    sealed: bool
+    key_id: str = Field(description="Hex SHA-256 of the signing key's raw public key.")
+    signature: str = Field(description="Base64 Ed25519 signature of the RFC 8785 JSON of the other fields.")
+
+
 class MoveOut(BaseModel):
     game_id: str
     version: int
@@ -103,6 +116,19 @@ class MoveOut(BaseModel):
     decision: dict[str, Any] = Field(description="Who acts next: {step, seats, terminal}.")
     terminal: bool
     outcome: dict[str, Any] | None
+    receipt: ReceiptOut = Field(description="The service's signed receipt of the game's head after this move: keep it.")
+
+
+class PublicKeyOut(BaseModel):
+    key_id: str
+    algorithm: str
+    public_key: str = Field(description="Base64 of the 32 raw bytes of the Ed25519 public key.")
+    created_at: str
+    current: bool
+
+
+class PublicKeysOut(BaseModel):
+    keys: list[PublicKeyOut]
 
 
 class EventsOut(BaseModel):
@@ -129,6 +155,9 @@ class AuditOut(BaseModel):
     skipped: list[str]
     failure: dict[str, Any] | None
     outcome: dict[str, Any] | None
+    verified: bool = Field(description="A finished game with every check passed, none skipped.")
+    finished: bool
+    checks: list[dict[str, Any]] = Field(description="[{name, status: passed|failed|skipped, detail, version}]")
 
 
 class ErrorBody(BaseModel):

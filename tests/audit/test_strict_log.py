@@ -23,6 +23,15 @@ def finished(tmp_path_factory):
     store.dispose()
 
 
+@pytest.fixture(scope="module")
+def finished_export(tmp_path_factory):
+    """A finished game as `ludex export` writes it: the export header line, then the log."""
+    service, store = new_service(tmp_path_factory.mktemp("export"))
+    game = play_to_end(service, "hanabi", "strict", random.Random(2), seats=2)
+    yield [service.export_header(game["game_id"]), *service.export(game["game_id"])]
+    store.dispose()
+
+
 def _edit(log, index, **changes):
     out = [dict(e) for e in log]
     out[index] = dict(out[index], body={**out[index]["body"], **changes})
@@ -48,21 +57,21 @@ def test_each_shape_error_names_its_event_and_field(finished):
     assert [c.status for c in report.checks] == ["passed", "failed"]
 
 
-def test_cli_refuses_duplicate_keys_and_reports_every_check(finished, tmp_path):
-    path = write_log(tmp_path / "log.jsonl", finished)
+def test_cli_refuses_duplicate_keys_and_reports_every_check(finished_export, tmp_path):
+    path = write_log(tmp_path / "log.jsonl", finished_export)
     done = run_cli("audit", str(path))
     assert done.returncode == 0, done.stdout
     lines = done.stdout.splitlines()
     assert lines[0].startswith("verified: ") and "a finished game" in lines[0]
-    for check in ("format", "schema", "hash_chain", "ruleset", "header", "seed_commitment", "moves_legal",
+    for check in ("format", "schema", "hash_chain", "export_receipt", "ruleset", "header", "seed_commitment", "moves_legal",
                   "chance_outcomes", "outcome"):
         assert any(line.split()[:2] == ["passed", check] for line in lines[1:]), (check, done.stdout)
 
     text = path.read_text().splitlines()
-    text[1] = text[1][:-1] + ', "version": 2}'
+    text[2] = text[2][:-1] + ', "version": 2}'
     path.write_text("\n".join(text) + "\n")
     done = run_cli("audit", str(path))
-    assert done.returncode == 1 and "log.jsonl:2: not a log line (duplicate key 'version')" in done.stderr
+    assert done.returncode == 1 and "log.jsonl:3: not a log line (duplicate key 'version')" in done.stderr
 
 
 def test_a_game_started_in_the_legacy_format_continues_in_it(tmp_path, monkeypatch):
@@ -75,7 +84,7 @@ def test_a_game_started_in_the_legacy_format_continues_in_it(tmp_path, monkeypat
     play_service(fresh, game, random.Random(4))
     log = fresh.export(game["game_id"])
     assert log[0]["body"]["format"] == LEGACY_LOG_FORMAT
-    report = audit_log(Rules(), log)
+    report = audit_log(Rules(), log, export=fresh.export_header(game["game_id"]))
     assert report.verified, report.failure
     new_game = fresh.create_game("hanabi", seats=2)
     assert fresh.export(new_game["game_id"])[0]["body"]["format"] == LOG_FORMAT

@@ -41,14 +41,17 @@ def client(server):
         yield c
 
 
-def _export(server: Server, game_id: str) -> list[dict]:
+def _export(server: Server, game_id: str) -> tuple[dict, list[dict]]:
+    """`ludex export`: its header line (keys, signed receipt) and the log records."""
     done = run_cli("export", game_id, "--db", server.db_url)
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    export, *records = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    return export, records
 
 
-def _audit(tmp_path, entries, name="log.jsonl"):
-    return run_cli("audit", str(write_log(tmp_path / name, entries)))
+def _audit(tmp_path, entries, name="log.jsonl", export=None):
+    """`ludex audit` of the records (a log alone), or of a whole export with its header."""
+    return run_cli("audit", str(write_log(tmp_path / name, [export, *entries] if export else entries)))
 
 
 def _rehash(entries: list[dict]) -> list[dict]:
@@ -70,18 +73,26 @@ def test_play_export_replay_audit_over_http(ruleset, server, client, tmp_path):
     assert len(game["tokens"]) == seats
     play_http(client, game["game_id"], game["tokens"], rng)
 
-    log = _export(server, game["game_id"])
+    export, log = _export(server, game["game_id"])
     assert log[0]["kind"] == "header" and log[-1]["kind"] == "reveal"
+    assert export["receipt"]["version"] == log[-1]["version"] and not export["receipt"]["sealed"]
+    # The service publishes the keys the export lists, and the same receipt of the end.
+    assert client.get("/keys").json()["keys"] == export["keys"]
+    assert client.get(f"/games/{game['game_id']}/receipt").json() == export["receipt"]
     assert log[0]["body"]["ruleset"] == ruleset and log[0]["body"]["content_hash"] == info["content_hash"]
     # Once the game is over the public event list is the full log.
     assert client.get(f"/games/{game['game_id']}/events").json()["events"] == log
     report = client.get(f"/games/{game['game_id']}/audit").json()
-    assert report["ok"], report
-    assert {"hash_chain", "seed_commitment", "moves_legal", "chance_outcomes", "outcome"} <= set(report["passed"])
+    assert report["verified"], report
+    assert {"hash_chain", "export_receipt", "seed_commitment", "moves_legal", "chance_outcomes",
+            "outcome"} <= set(report["passed"])
 
-    done = _audit(tmp_path, log)
+    done = _audit(tmp_path, log, export=export)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.startswith("verified")
+    # The log alone: nothing outside it vouches for its end, so it is not fully verified.
+    done = _audit(tmp_path, log, "alone.jsonl")
+    assert done.returncode == 1 and "skipped  export_receipt" in done.stdout, done.stdout
 
     mid = len(log) // 2
     replayed = run_cli("replay", str(tmp_path / "log.jsonl"), "--at", str(mid))
@@ -156,13 +167,22 @@ def test_play_stream_and_audit_over_grpc(ruleset, server, tmp_path):
         report = stub.Audit(pb2.AuditRequest(game_id=game.game_id))
         assert report.ok, report.report_json
 
-        # The spectator stream saw redacted events; the final log is complete.
+        # The spectator stream saw redacted events; the final log is complete, and with the
+        # service's receipt and keys (over gRPC too) it is a whole export.
         log = [
             {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": json.loads(e.body_json),
              "prev_hash": e.prev_hash, "hash": e.hash}
             for e in page.events
         ]
-        assert _audit(tmp_path, log).returncode == 0
+        receipt = json.loads(stub.GetReceipt(pb2.GetReceiptRequest(game_id=game.game_id)).receipt_json)
+        keys = [
+            {"key_id": k.key_id, "algorithm": k.algorithm, "public_key": k.public_key, "created_at": k.created_at,
+             "current": k.current}
+            for k in stub.GetPublicKeys(pb2.GetPublicKeysRequest()).keys
+        ]
+        export = {"export": "ludex-export/1", "game_id": game.game_id, "keys": keys, "receipt": receipt}
+        done = _audit(tmp_path, log, export=export)
+        assert done.returncode == 0, done.stdout
 
         swapped = _swap_chance(log)
         if swapped is not None:

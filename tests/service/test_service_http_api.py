@@ -43,9 +43,12 @@ def _error(r: httpx.Response, status: int, code: str) -> dict:
 
 
 def _log(server: Server, game_id: str) -> list[dict]:
+    """The log records of `ludex export` (its first line, the export header, left out)."""
     done = run_cli("export", game_id, "--db", server.db_url)
     assert done.returncode == 0, done.stderr
-    return [json.loads(line) for line in done.stdout.splitlines()]
+    export, *records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert export["export"] == "ludex-export/1" and export["game_id"] == game_id
+    return records
 
 
 def _to_move(client, game) -> tuple[int, dict]:
