@@ -71,14 +71,14 @@ def busy_move(g: Game, rng: random.Random, pass_weight: float = 0.15) -> Move:
     return rng.choice(passes or ms)
 
 
-def playout(g: Game, rng: random.Random, max_plies: int = 5000, each=None) -> Game:
+def playout(g: Game, rng: random.Random, max_plies: int = 5000, each=None, pass_weight: float = 0.15) -> Game:
     """Play `g` to its end with `busy_move`; `each(g)` runs after every move. Fails when the
     decision is stuck or the game is cut at `max_plies`."""
     plies = 0
     while not g.terminal:
         d = g.decision()
         assert not d.stuck, f"stuck at {step(g)}"
-        g.apply(d.seats[0], busy_move(g, rng))
+        g.apply(d.seats[0], busy_move(g, rng, pass_weight))
         plies += 1
         assert plies < max_plies, "cut at the ply cap"
         if each is not None:
