@@ -33,6 +33,9 @@ def ruleset_fn(st: Any, name: Any, arity: int | None = None) -> Callable[..., An
         raise ValueError(f"there is no function '{name}' in this ruleset")
     if arity is not None and c.nparams != arity:
         raise ValueError(f"function '{name}' takes {c.nparams} argument(s), the search passes {arity}")
+    py = getattr(c, "py", None)
+    if py is not None:  # the generated function (runtime.codegen)
+        return lambda *args: py(st, *args)
     body, nslots = c.body, max(c.nslots, 1)
 
     def call(*args: Any) -> Any:

@@ -95,6 +95,10 @@ class MoveCode:
     nslots: int
     # generated legal-move search `f(st, first_only) -> [bound tuple]` (runtime.codegen), or None
     search: Any = None
+    names: tuple[str, ...] = attrs.field(init=False)  # the parameters' names, in order
+
+    def __attrs_post_init__(self) -> None:
+        self.names = tuple(b[0] for b in self.binders)
 
     @property
     def name(self) -> str:
@@ -139,6 +143,8 @@ class Program:
     enum_next: dict[str, str]
     option_defaults: list[tuple[A.OptionDecl, Fn]]
     setup_slots: int
+    # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
+    templates: dict[tuple, Any] = attrs.field(factory=dict)
 
 
 _PROGRAMS: dict[str, Program] = {}

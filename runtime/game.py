@@ -65,19 +65,46 @@ class Decision:
     stuck: bool = False
 
 
-@attrs.define(slots=True)
 class Move:
     """A move as clients send it: the move's name and its arguments (JSON values).
 
     Components are named (`red-7`) when the mover can see them, else referenced by slot
-    (`hand[0]@2`); entities by name (`tile2`); seats as numbers; enum values as text."""
+    (`hand[0]@2`); entities by name (`tile2`); seats as numbers; enum values as text.
 
-    name: str
-    args: dict[str, Any] = attrs.field(factory=dict)
-    # set by legal_moves: the bound values, for the state and version they were found in
-    binding: tuple | None = attrs.field(default=None, eq=False, repr=False)
-    version: int = attrs.field(default=-1, eq=False, repr=False)
-    origin: object = attrs.field(default=None, eq=False, repr=False)
+    Moves listed by `Game.legal_moves` also carry their bound values (`binding`, for the
+    state `version` of `origin` they were found in) and encode `args` only when read: a
+    random playout never pays for encoding the moves it does not pick."""
+
+    __slots__ = ("name", "_args", "binding", "version", "origin", "_listing", "_names")
+
+    def __init__(self, name: str, args: dict[str, Any] | None = None, binding: tuple | None = None,
+                 version: int = -1, origin: object = None):
+        self.name = name
+        self._args: dict[str, Any] | None = {} if args is None else args
+        self.binding = binding
+        self.version = version
+        self.origin = origin
+        self._listing: _Listing | None = None
+        self._names: tuple[str, ...] = ()
+
+    @property
+    def args(self) -> dict[str, Any]:
+        """Argument name -> JSON value (encoded on first read for listed moves)."""
+        a = self._args
+        if a is None:
+            enc = self._listing.encode  # type: ignore[union-attr]
+            a = self._args = {n: enc(v) for n, v in zip(self._names, self.binding)}  # type: ignore[arg-type]
+        return a
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Move:
+            return NotImplemented
+        return self.name == other.name and self.args == other.args  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable args, as before
+
+    def __repr__(self) -> str:
+        return f"Move(name={self.name!r}, args={self.args!r})"
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "args": dict(self.args)}
@@ -90,6 +117,41 @@ class Move:
         return cls(d["name"], dict(d.get("args", {})))
 
 
+_new_move = object.__new__
+
+
+class _Listing:
+    """The state one `legal_moves` list was found in, for encoding its moves' arguments on
+    demand. A component's encoding depends on where it lies (a slot reference when the mover
+    cannot see it), so before the game changes `freeze` keeps the locations it needs."""
+
+    __slots__ = ("st", "seat", "version", "loc", "zones")
+
+    def __init__(self, st: State, seat: int):
+        self.st, self.seat, self.version = st, seat, st.version
+        self.loc: dict[int, int] | None = None
+        self.zones: dict[int, list[Comp]] | None = None
+
+    def freeze(self) -> None:
+        st = self.st
+        self.loc = st.loc.copy()
+        self.zones = {z.idx: st.zones[z.idx][:] for z in st.zone_refs if z.visibility != "public"}
+
+    def encode(self, v: Any) -> Any:
+        if v.__class__ is Comp:
+            st = self.st
+            i = (st.loc if self.loc is None else self.loc).get(v.id)
+            if i is not None:
+                z = st.zone_refs[i]
+                if not z.visible_to(self.seat):
+                    items = st.zones[i] if self.zones is None else self.zones[i]
+                    return f"{z.key}@{items.index(v)}"
+            return v.name
+        if v.__class__ is int or v.__class__ is str:
+            return v
+        return encode(v)
+
+
 class Game:
     """One game in progress: a compiled program, its state and its events."""
 
@@ -97,6 +159,7 @@ class Game:
         self.prog = prog
         self.st = st
         self._legal_cache: tuple | None = None
+        self._listing: _Listing | None = None  # of the last legal_moves list, frozen before a change
         st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
 
     # ---- creation ----
@@ -131,13 +194,23 @@ class Game:
             raise ValueError(f"{ruleset.name} is for {lo}-{hi} seats, not {n}" if lo != hi else f"{ruleset.name} is for {lo} seats, not {n}")
         st = State(n + len(ruleset.automata), {}, ChanceSource(seed, outcomes, verify, strict))
         st.options = _resolve_options(prog, st, options or {})
+        key = (n, tuple(sorted(st.options.items())))
+        template = prog.templates.get(key)
+        if template is None:
+            cls(prog, st)._build_tables()
+            template = prog.templates[key] = st
+        st = template.clone()
+        st.chance = ChanceSource(seed, outcomes, verify, strict)
         g = cls(prog, st)
-        g._build()
+        g._setup()
         if st.terminal:
             g.check_outcomes_used()
         return g
 
-    def _build(self) -> None:
+    def _build_tables(self) -> None:
+        """Everything before `setup`: constants, zones, components, entities, variables. None
+        of it draws on chance, so it is built once per seats and options (`Program.templates`)
+        and each new game starts from a copy."""
         prog, st = self.prog, self.st
         for name, seat in self.automata.items():
             st.g[name] = seat
@@ -165,6 +238,9 @@ class Game:
         st.fixed = frozenset([name for name, _ in prog.consts + prog.component_sets] + [z.name for z in prog.rs.zones])
         members = {f.name for e in prog.rs.entity_types for f in e.fields} | {v.name for e in prog.rs.entity_types for v in e.vars}
         st.fixed_members = frozenset(z.name for e in prog.rs.entity_types for z in e.zones if z.name not in members)
+
+    def _setup(self) -> None:
+        prog, st = self.prog, self.st
         st.rule = "setup"
         env: list = [None] * max(prog.setup_slots, 1)
         try:
@@ -203,7 +279,7 @@ class Game:
         new = Game.__new__(Game)
         new.__dict__.update(self.__dict__)
         new.st = self.st.clone()
-        new._legal_cache = None
+        new._legal_cache = new._listing = None
         return new
 
     # ---- queries ----
@@ -281,7 +357,14 @@ class Game:
             for mc in self.prog.moves_by_step.get(st.step, ()):
                 if mc.decl.otherwise:
                     found.extend((mc, b) for b in self._instances(mc))
-        return [self._to_move(mc, b, seat) for mc, b in found]
+        listing = self._listing = _Listing(st, seat)
+        version = st.version
+        out = []
+        for mc, b in found:
+            m = _new_move(Move)
+            m.name, m._args, m.binding, m.version, m.origin, m._listing, m._names = mc.name, None, b, version, st, listing, mc.names
+            out.append(m)
+        return out
 
     def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
         """Bindings of `mc`'s parameters that pass its requires; each require is checked as
@@ -324,16 +407,6 @@ class Game:
         rec(0)
         return out
 
-    def _to_move(self, mc: MoveCode, binding: tuple, seat: int) -> Move:
-        args = {}
-        for (name, _s, _d), v in zip(mc.binders, binding):
-            cls = v.__class__
-            if cls is int or cls is str:
-                args[name] = v
-            else:
-                args[name] = self._encode_for(v, seat)
-        return Move(mc.name, args, binding, self.st.version, self.st)
-
     def _encode_for(self, v: Any, viewer: int | None) -> Any:
         if v.__class__ is Comp:
             z = self.st.zone_of(v)
@@ -365,6 +438,11 @@ class Game:
             binding = self._bind(mc, move.args, seat, trusted)
             self._check_priority(mc)
         start = len(st.events)
+        listing = self._listing
+        if listing is not None:
+            self._listing = None
+            if listing.st is st and listing.version == st.version:
+                listing.freeze()
         self._execute(mc, binding, seat)
         self._run_automata()
         return st.events[start:]
