@@ -145,6 +145,18 @@ class Program:
     setup_slots: int
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
+    _step_moves: dict[str, tuple] = attrs.field(factory=dict)
+
+    def step_moves(self, step: str) -> tuple[list[MoveCode], list[MoveCode], bool]:
+        """The moves of `step`: the plain ones (`forced` included), the `otherwise` ones (legal
+        only when no plain move is), and whether any plain one is `forced` (it then excludes
+        the others)."""
+        got = self._step_moves.get(step)
+        if got is None:
+            ms = self.moves_by_step.get(step, [])
+            plain = [m for m in ms if not m.decl.otherwise]
+            got = self._step_moves[step] = (plain, [m for m in ms if m.decl.otherwise], any(m.decl.forced for m in plain))
+        return got
 
 
 _PROGRAMS: dict[str, Program] = {}

@@ -71,21 +71,28 @@ class Move:
     Components are named (`red-7`) when the mover can see them, else referenced by slot
     (`hand[0]@2`); entities by name (`tile2`); seats as numbers; enum values as text.
 
-    Moves listed by `Game.legal_moves` also carry their bound values (`binding`, for the
-    state `version` of `origin` they were found in) and encode `args` only when read: a
+    Moves listed by `Game.legal_moves` also carry their bound values (`binding`, valid in
+    the state `version` of `origin` they were listed in) and encode `args` only when read: a
     random playout never pays for encoding the moves it does not pick."""
 
-    __slots__ = ("name", "_args", "binding", "version", "origin", "_listing", "_names")
+    __slots__ = ("name", "_args", "binding", "_listing", "_mc")
 
-    def __init__(self, name: str, args: dict[str, Any] | None = None, binding: tuple | None = None,
-                 version: int = -1, origin: object = None):
+    def __init__(self, name: str, args: dict[str, Any] | None = None):
         self.name = name
         self._args: dict[str, Any] | None = {} if args is None else args
-        self.binding = binding
-        self.version = version
-        self.origin = origin
+        self.binding: tuple | None = None
         self._listing: _Listing | None = None
-        self._names: tuple[str, ...] = ()
+        self._mc: MoveCode | None = None
+
+    @property
+    def version(self) -> int:
+        """The state version the move was listed in (-1 for a move built by a client)."""
+        return -1 if self._listing is None else self._listing.version
+
+    @property
+    def origin(self) -> State | None:
+        """The state the move was listed in (None for a move built by a client)."""
+        return None if self._listing is None else self._listing.st
 
     @property
     def args(self) -> dict[str, Any]:
@@ -93,7 +100,7 @@ class Move:
         a = self._args
         if a is None:
             enc = self._listing.encode  # type: ignore[union-attr]
-            a = self._args = {n: enc(v) for n, v in zip(self._names, self.binding)}  # type: ignore[arg-type]
+            a = self._args = {n: enc(v) for n, v in zip(self._mc.names, self.binding)}  # type: ignore[union-attr, arg-type]
         return a
 
     def __eq__(self, other: object) -> bool:
@@ -123,29 +130,30 @@ _new_move = object.__new__
 class _Listing:
     """The state one `legal_moves` list was found in, for encoding its moves' arguments on
     demand. A component's encoding depends on where it lies (a slot reference when the mover
-    cannot see it), so before the game changes `freeze` keeps the locations it needs."""
+    cannot see it), so before the game changes `freeze` keeps the zone lists of that moment
+    (zone lists are never changed in place, so keeping them is enough)."""
 
-    __slots__ = ("st", "seat", "version", "loc", "zones")
+    __slots__ = ("st", "seat", "version", "zones")
 
     def __init__(self, st: State, seat: int):
         self.st, self.seat, self.version = st, seat, st.version
-        self.loc: dict[int, int] | None = None
-        self.zones: dict[int, list[Comp]] | None = None
+        self.zones: list[list[Comp]] | None = None
 
     def freeze(self) -> None:
-        st = self.st
-        self.loc = st.loc.copy()
-        self.zones = {z.idx: st.zones[z.idx][:] for z in st.zone_refs if z.visibility != "public"}
+        self.zones = self.st.zones[:]
 
     def encode(self, v: Any) -> Any:
         if v.__class__ is Comp:
-            st = self.st
-            i = (st.loc if self.loc is None else self.loc).get(v.id)
-            if i is not None:
-                z = st.zone_refs[i]
-                if not z.visible_to(self.seat):
-                    items = st.zones[i] if self.zones is None else self.zones[i]
-                    return f"{z.key}@{items.index(v)}"
+            st, zones = self.st, self.zones
+            if zones is None:
+                i = st.loc.get(v.id)
+                z = st.zone_refs[i] if i is not None else None
+                if z is not None and not z.visible_to(self.seat):
+                    return f"{z.key}@{st.zones[i].index(v)}"  # type: ignore[index]
+                return v.name
+            for z in st.zone_refs:  # frozen: where it lay then
+                if z.visibility != "public" and v in zones[z.idx] and not z.visible_to(self.seat):
+                    return f"{z.key}@{zones[z.idx].index(v)}"
             return v.name
         if v.__class__ is int or v.__class__ is str:
             return v
@@ -197,6 +205,8 @@ class Game:
         key = (n, tuple(sorted(st.options.items())))
         template = prog.templates.get(key)
         if template is None:
+            if len(prog.templates) >= 32:  # options can take many values in a long-lived service
+                prog.templates.pop(next(iter(prog.templates)))
             cls(prog, st)._build_tables()
             template = prog.templates[key] = st
         st = template.clone()
@@ -339,31 +349,25 @@ class Game:
 
     def _legal_moves(self, seat: int) -> list[Move]:
         st = self.st
-        found: list[tuple[MoveCode, tuple]] = []
-        forced_seen = False
-        plain_seen = False
-        for mc in self.prog.moves_by_step.get(st.step, ()):
-            if mc.decl.otherwise:
-                continue
-            inst = self._instances(mc)
-            if inst:
-                plain_seen = True
-                if mc.decl.forced:
-                    forced_seen = True
-                found.extend((mc, b) for b in inst)
-        if forced_seen:
-            found = [(mc, b) for mc, b in found if mc.decl.forced]
-        if not plain_seen:
-            for mc in self.prog.moves_by_step.get(st.step, ()):
-                if mc.decl.otherwise:
-                    found.extend((mc, b) for b in self._instances(mc))
+        plain, otherwise, with_forced = self.prog.step_moves(st.step)
         listing = self._listing = _Listing(st, seat)
-        version = st.version
-        out = []
-        for mc, b in found:
-            m = _new_move(Move)
-            m.name, m._args, m.binding, m.version, m.origin, m._listing, m._names = mc.name, None, b, version, st, listing, mc.names
-            out.append(m)
+        out: list[Move] = []
+        for group in (plain, otherwise):
+            for mc in group:
+                inst = mc.search(st, False) if mc.search is not None else self._instances(mc)
+                if not inst:
+                    continue
+                if with_forced and mc.decl.forced and any(not m._mc.decl.forced for m in out):  # type: ignore[union-attr]
+                    out = [m for m in out if m._mc.decl.forced]  # type: ignore[union-attr]
+                elif with_forced and not mc.decl.forced and any(m._mc.decl.forced for m in out):  # type: ignore[union-attr]
+                    continue
+                name = mc.name
+                for b in inst:
+                    m = _new_move(Move)
+                    m.name, m._args, m.binding, m._listing, m._mc = name, None, b, listing, mc
+                    out.append(m)
+            if out:
+                break
         return out
 
     def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
@@ -429,12 +433,13 @@ class Game:
             raise IllegalMove("the game is over")
         if seat != st.actor:
             raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
-        mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
-        if mc is None:
-            raise IllegalMove(self._no_such_move(move.name))
-        if move.binding is not None and move.origin is st and move.version == st.version:
-            binding = move.binding
+        listed = move._listing
+        if listed is not None and listed.st is st and listed.version == st.version:
+            mc, binding = move._mc, move.binding
         else:
+            mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
+            if mc is None:
+                raise IllegalMove(self._no_such_move(move.name))
             binding = self._bind(mc, move.args, seat, trusted)
             self._check_priority(mc)
         start = len(st.events)
@@ -443,7 +448,7 @@ class Game:
             self._listing = None
             if listing.st is st and listing.version == st.version:
                 listing.freeze()
-        self._execute(mc, binding, seat)
+        self._execute(mc, binding, seat)  # type: ignore[arg-type]
         self._run_automata()
         return st.events[start:]
 

@@ -30,7 +30,7 @@ class State:
         self.seat_list = list(range(nseats))
         self.options = options
         self.chance = chance
-        self.zones: list[list[Comp]] = []
+        self.zones: list[list[Comp]] = []  # never changed in place once built: see move_items
         self.zone_refs: list[ZoneRef] = []
         self.loc: dict[int, int] = {}
         self.comps: list[Comp] = []
@@ -70,9 +70,7 @@ class State:
                 d[k] = v
             elif k == "chance":
                 d[k] = v.clone()
-            elif k == "zones":
-                d[k] = [z[:] for z in v]
-            elif k == "events" or k == "dirty":
+            elif k == "zones" or k == "events" or k == "dirty":
                 d[k] = v.copy()
             elif k == "loc":
                 d[k] = v.copy()
@@ -135,30 +133,38 @@ class State:
 
     # ---- effects ----
     def move_items(self, what: Any, dest: ZoneRef, mode: str = "end", at: int | None = None) -> None:
+        # Zone lists are never changed in place (copy-on-write): clones, the pre-setup template
+        # and frozen legal-move listings share them. Each zone touched is copied once here.
         if what is None:
             return
+        zones, loc = self.zones, self.loc
         if what.__class__ is Comp:
-            items = [what]
+            items: Any = (what,)
         elif what.__class__ is ZoneRef:
-            items = list(self.zones[what.idx])
+            items = zones[what.idx]
         else:
             items = list(what)
-        target = self.zones[dest.idx]
         self.version += 1  # every change bumps the version: cached legal moves go stale
         dirty = self.dirty
         dirty.add(dest.decl_name)
+        d = dest.idx
+        target = zones[d] = zones[d][:]
+        copied = [d]
         for k, c in enumerate(items):
-            src = self.loc.get(c.id)
+            src = loc.get(c.id)
             if src is not None:
-                self.zones[src].remove(c)
-                dirty.add(self.zone_refs[src].decl_name)
+                if src not in copied:
+                    zones[src] = zones[src][:]
+                    copied.append(src)
+                    dirty.add(self.zone_refs[src].decl_name)
+                zones[src].remove(c)
             if mode == "top":
                 target.insert(k, c)
             elif mode == "at":
                 target.insert(min(max(0, (at or 0) + k), len(target)), c)
             else:
                 target.append(c)
-            self.loc[c.id] = dest.idx
+            loc[c.id] = d
 
     def shuffle(self, z: ZoneRef, span: Any) -> None:
         items = self.zones[z.idx]
