@@ -547,6 +547,8 @@ class Game:
         no legal move. Raises RuleError when an automaton is to act at a step not declared
         for it, or a human seat at an automaton's step."""
         st, prog = self.st, self.prog
+        if not prog.rs.automata:
+            return
         driven = {s: {a.name for a in prog.rs.automata if s in a.steps} for s in prog.steps}
         names = {seat: name for name, seat in self.automata.items()}
         for _ in range(AUTOMATON_LIMIT):
