@@ -42,6 +42,7 @@ simulate: $(STAMP)
 	$(VENV)/bin/ludex simulate balloon_cup --games 100 --seed 1
 
 bench: $(STAMP)
+	$(PY) bench/perf.py
 	$(PY) bench/interpreter_bench.py
 	$(PY) bench/battle_line_bench.py
 	$(PY) bench/hanabi_bench.py

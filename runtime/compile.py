@@ -96,9 +96,14 @@ class MoveCode:
     # generated legal-move search `f(st, first_only) -> [bound tuple]` (runtime.codegen), or None
     search: Any = None
     names: tuple[str, ...] = attrs.field(init=False)  # the parameters' names, in order
+    rule: str = attrs.field(init=False)  # "move <name>", as events name it
+    source: str = attrs.field(init=False)  # "file:line" of the declaration
 
     def __attrs_post_init__(self) -> None:
         self.names = tuple(b[0] for b in self.binders)
+        self.rule = f"move {self.decl.name}"
+        span = self.decl.span
+        self.source = f"{span.file}:{span.line}" if span is not None else ""
 
     @property
     def name(self) -> str:

@@ -47,6 +47,10 @@ class Event:
     seen_by: list[int] | None = None
 
 
+# The empty `args`/`refs`/`hidden_from` of most events, shared (events are never changed):
+# a service keeps every live game's events, and thousands of empty dicts add up.
+NO_ARGS: dict[str, Any] = {}
+
 _converter = cattrs.Converter()
 
 

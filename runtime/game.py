@@ -26,7 +26,7 @@ from dsl.ir import Ruleset
 from runtime import views
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import Event
+from runtime.events import NO_ARGS, Event
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -506,21 +506,23 @@ class Game:
     def _execute(self, mc: MoveCode, binding: tuple, seat: int) -> None:
         st = self.st
         env: list = [None] * max(mc.nslots, 1)
-        args, refs, hidden = {}, {}, {}
+        args: dict[str, Any] = {}
+        refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
         for (name, slot, _d), v in zip(mc.binders, binding):
             env[slot] = v
             args[name] = encode(v)
             if v.__class__ is Comp:
                 z = st.zone_of(v)
                 if z is not None and z.visibility != "public":
-                    blind = [s for s in st.seat_list if not z.visible_to(s)] + ([] if z.visible_to(None) else [-1])
+                    if refs is NO_ARGS:
+                        refs, hidden = {}, {}
                     refs[name] = f"{z.key}@{st.zones[z.idx].index(v)}"
-                    hidden[name] = blind
+                    hidden[name] = st.blind(z)
         st.version += 1
         st.dirty.add("ply")
         st.flow = None
-        st.rule = f"move {mc.name}"
-        st.events.append(Event(len(st.events), "move", st.rule, _src(mc.decl.span), seat=seat, move=mc.name,
+        st.rule = mc.rule
+        st.events.append(Event(len(st.events), "move", mc.rule, mc.source, seat=seat, move=mc.name,
                                args=args, refs=refs, hidden_from=hidden))
         try:
             for f, _node in mc.body:

@@ -7,10 +7,11 @@ changes of the turn machine, marks, reveals and the end of the game.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from runtime.chance import ChanceNode, ChanceSource
-from runtime.events import Event
+from runtime.events import NO_ARGS, Event
 from runtime.values import Comp, Ent, ZoneRef
 
 
@@ -207,9 +208,24 @@ class State:
         return ChanceNode(node, z.key, src.key, self.rule, _src(span))
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
-        seen = None if z.visibility == "public" else [s for s in self.seat_list if z.visible_to(s)]
-        self.events.append(Event(len(self.events), "chance", self.rule, _src(span), node=node, zone=z.key,
-                                 outcome=list(outcome), seen_by=seen))
+        seen = None if z.visibility == "public" else self.seen(z)
+        self.events.append(Event(len(self.events), "chance", self.rule, _src(span), args=NO_ARGS, refs=NO_ARGS,
+                                 hidden_from=NO_ARGS, node=node, zone=z.key, outcome=list(outcome), seen_by=seen))
+
+    def seen(self, z: ZoneRef) -> list[int]:
+        """The seats that see `z`'s contents (one shared list per zone: events keep it)."""
+        got = _SEEN.get((z.key, self.nseats, z.visibility, z.owner))
+        if got is None:
+            got = _SEEN[(z.key, self.nseats, z.visibility, z.owner)] = [s for s in self.seat_list if z.visible_to(s)]
+        return got
+
+    def blind(self, z: ZoneRef) -> list[int]:
+        """The seats that cannot see `z`'s contents, and -1 when spectators cannot (shared)."""
+        key = ("blind", z.key, self.nseats, z.visibility, z.owner)
+        got = _SEEN.get(key)
+        if got is None:
+            got = _SEEN[key] = [s for s in self.seat_list if not z.visible_to(s)] + ([] if z.visible_to(None) else [-1])
+        return got
 
     def remove_entity(self, e: Ent) -> None:
         e.alive = False
@@ -295,5 +311,10 @@ def _name_part(v: Any) -> str:
     return str(v)
 
 
+_SEEN: dict[tuple, list[int]] = {}
+
+
+@functools.lru_cache(maxsize=4096)
 def _src(span: Any) -> str:
+    """`file:line` of a rule (one string per rule, shared by its events)."""
     return f"{span.file}:{span.line}" if span is not None else ""

@@ -1,0 +1,234 @@
+"""Rules-engine speed (issue 10), in one run: every figure `make bench` reports.
+
+1. Random playouts of each bundled ruleset, side by side with the hand-written anchor engine
+   of the same rules where there is one (`../shared/anchors/`, or --anchors DIR): alternating
+   rounds in one process (Ludex, anchor, Ludex ...), CPU time, uniform random legal moves,
+   game creation included. Median playouts/s and plies/s of each, and the ratio
+   Ludex / anchor in playouts/s (the figure the issue's 0.5 target is about; plies differ,
+   the two cut a turn into different decisions). This machine is shared: ratios hold better
+   than absolute figures.
+2. Battle Line claim proof on the anchor's bench cases (an empty opposing side with almost
+   every troop unseen; Mud; Fog): the ruleset's `provable(flag, seat)`, median and max in
+   microseconds, beside the anchor's bitmask proof.
+3. `Game.clone()`: median cost in microseconds and as a share of one random ply.
+4. Memory: bytes per live game (tracemalloc, games kept alive half-way through a random
+   playout), and what 10,000 live games of each would take.
+
+    .venv/bin/python bench/perf.py [--rounds 3] [--games 20] [--anchors DIR] [--only NAME ...]
+
+Prints only; no assertions (speed is never a test).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dsl import load_ruleset  # noqa: E402
+from runtime import Game  # noqa: E402
+from runtime.builtins_search import ruleset_fn  # noqa: E402
+
+# the anchors live beside the project (`../shared/anchors`), or beside its worktrees folder
+ANCHORS = [ROOT.parent / "shared" / "anchors", ROOT.parents[1] / "shared" / "anchors"]
+
+# (label, ruleset, seats, games per round as a multiple of --games, anchor kind in side_by_side.py)
+CASES = [
+    ("balloon", "balloon_cup", 2, 1, "balloon"),
+    ("battle", "battle_line", 2, 1, "battle"),
+    ("hanabi2", "hanabi", 2, 10, "hanabi"),
+    ("hanabi5", "hanabi", 5, 10, "hanabi"),
+    ("weather2", "weather_machine", 2, 0.25, None),
+    ("weather4", "weather_machine", 4, 0.25, None),
+]
+
+
+def playout(g: Game, rng: random.Random, stop: int | None = None) -> int:
+    """Uniform random legal moves until the end (or `stop` plies); returns the plies played."""
+    plies = 0
+    while not g.terminal and (stop is None or plies < stop):
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        g.apply(seat, moves[rng.randrange(len(moves))])
+        plies += 1
+    return plies
+
+
+def ludex_runner(rs: Any, seats: int):
+    def run(games: int, seed: int) -> int:
+        rng = random.Random(seed)
+        return sum(playout(Game.new(rs, seats, {}, seed=f"{seed}:{i}"), rng) for i in range(games))
+    return run
+
+
+def timed(fn, games: int, seed: int) -> tuple[float, float]:
+    t0 = time.process_time()
+    plies = fn(games, seed)
+    dt = time.process_time() - t0
+    return games / dt, plies / dt
+
+
+def anchors_module(anchors: Path | None, name: str) -> Any:
+    if anchors is None or not (anchors / f"{name}.py").exists():
+        return None
+    if str(anchors) not in sys.path:
+        sys.path.insert(0, str(anchors))
+    return importlib.import_module(name)
+
+
+def bench_playouts(anchors: Path | None, rounds: int, games: int, only: list[str]) -> dict[str, dict]:
+    sbs = anchors_module(anchors, "side_by_side")
+    out = {}
+    print("1. random playouts (median of rounds; CPU time; ratio = Ludex / anchor playouts/s)")
+    print(f"   {'case':<9} {'Ludex playouts/s':>16} {'plies/s':>9} {'anchor playouts/s':>18} {'plies/s':>9} {'ratio':>6}")
+    for label, name, seats, mult, kind in CASES:
+        if only and label not in only:
+            continue
+        rs = load_ruleset(name)
+        n = max(1, round(games * mult))
+        lx = ludex_runner(rs, seats)
+        hw = sbs.hw_runner(kind, seats) if sbs is not None and kind is not None else None
+        lx(1, 999)
+        if hw:
+            hw(1, 999)
+        L, H = [], []
+        for r in range(rounds):
+            L.append(timed(lx, n, 100 + r))
+            if hw:
+                H.append(timed(hw, n, 100 + r))
+        row = {"ludex_playouts_s": statistics.median(x[0] for x in L), "ludex_plies_s": statistics.median(x[1] for x in L)}
+        if H:
+            row["anchor_playouts_s"] = statistics.median(x[0] for x in H)
+            row["anchor_plies_s"] = statistics.median(x[1] for x in H)
+            row["ratio"] = statistics.median(lp[0] / hp[0] for lp, hp in zip(L, H))
+            tail = f"{row['anchor_playouts_s']:>18,.0f} {row['anchor_plies_s']:>9,.0f} {row['ratio']:>6.3f}"
+        else:
+            tail = f"{'(no anchor)':>18} {'':>9} {'':>6}"
+        print(f"   {label:<9} {row['ludex_playouts_s']:>16,.1f} {row['ludex_plies_s']:>9,.0f} {tail}", flush=True)
+        out[label] = row
+    return out
+
+
+def proof_game(rs: Any, mine: list[str], env: list[str], table: list[str]) -> Game:
+    """Seat 0 holds `mine` at flag 1 (with `env` tactics beside it), seat 1 nothing there;
+    `table` troops lie face up (seat 0's discard); every other troop is unseen."""
+    g = Game.new(rs, 2, seed=0)
+    st = g.st
+    comps = {c.name: c for c in st.comps}
+    zones = {z.key: z for z in st.zone_refs}
+    st.move_items([comps[n] for n in mine], zones["flag1.side[0]"])
+    if env:
+        st.move_items([comps[n] for n in env], zones["flag1.env[1]"])
+    if table:
+        st.move_items([comps[n] for n in table], zones["discard[0]"])
+    st.g["flags"][0].d["done_at"][0] = 0
+    return g
+
+
+def sample_us(fn, reps: int) -> list[float]:
+    clock = time.perf_counter_ns
+    for _ in range(min(reps, 20)):
+        fn()
+    out = []
+    gc.disable()
+    try:
+        for _ in range(reps):
+            t0 = clock()
+            fn()
+            out.append((clock() - t0) / 1000)
+    finally:
+        gc.enable()
+    return out
+
+
+def bench_claims(anchors: Path | None, reps: int) -> list[dict]:
+    abench = anchors_module(anchors, "battle_line_bench")
+    if abench is None:
+        print("2. claim proof: no anchor cases found (--anchors)")
+        return []
+    hand = anchors_module(anchors, "battle_line")
+    rs = load_ruleset("battle_line")
+    print(f"2. Battle Line claim proof, the anchor's cases ({reps} calls each; us)")
+    print(f"   {'case':<62} {'result':<8} {'median':>8} {'max':>8} {'anchor median':>14}")
+    rows = []
+    for label, spec, table, expected in abench.PROOF_CASES:
+        env = ["mud"] * bool(spec.get("mud")) + ["fog"] * bool(spec.get("fog"))
+        g = proof_game(rs, spec["sides"][0], env, table)
+        flag = g.st.g["flags"][0]
+        provable = ruleset_fn(g.st, "provable")
+        got = bool(provable(flag, 0))
+        ts = sample_us(lambda: provable(flag, 0), reps)
+        hg = hand.Game.from_position(flags=[spec], discards=[table, []], seat=0)
+        hs = sample_us(lambda: hg.provable(0, 0), reps)
+        row = {"case": label, "provable": got, "expected": expected, "median_us": statistics.median(ts),
+               "max_us": max(ts), "anchor_median_us": statistics.median(hs)}
+        rows.append(row)
+        flagged = "" if got == expected else f" (anchor: {expected})"
+        print(f"   {label[:62]:<62} {str(got):<8} {row['median_us']:>8.1f} {row['max_us']:>8.1f} {row['anchor_median_us']:>14.2f}{flagged}",
+              flush=True)
+    print(f"   worst median {max(r['median_us'] for r in rows):.1f} us (target 40), max {max(r['max_us'] for r in rows):.1f} us (target 200)")
+    return rows
+
+
+def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]) -> None:
+    print("3. Game.clone() and 4. memory (games half-way through a random playout)")
+    print(f"   {'case':<9} {'clone us':>9} {'ply us':>8} {'clone/ply':>10} {'bytes/game':>11} {'10,000 games':>13}")
+    for label, name, seats, _mult, _kind in CASES:
+        if only and label not in only:
+            continue
+        rs = load_ruleset(name)
+        rng = random.Random(7)
+        lengths = [playout(Game.new(rs, seats, {}, seed=f"len:{i}"), rng) for i in range(5)]
+        half = max(1, int(statistics.median(lengths)) // 2)
+        games = []
+        for i in range(20):
+            g = Game.new(rs, seats, {}, seed=f"clone:{i}")
+            playout(g, rng, half)
+            games.append(g)
+        clone_us = statistics.median(statistics.median(sample_us(g.clone, 50)) for g in games)
+        ply_us = 1e6 / playouts[label]["ludex_plies_s"] if label in playouts else float("nan")
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        kept = []
+        for i in range(live):
+            g = Game.new(rs, seats, {}, seed=f"mem:{i}")
+            playout(g, rng, half)
+            g.legal_moves(g.st.actor)  # a service lists them for the seat to act
+            kept.append(g)
+        gc.collect()
+        per_game = (tracemalloc.get_traced_memory()[0] - before) / live
+        tracemalloc.stop()
+        print(f"   {label:<9} {clone_us:>9.1f} {ply_us:>8.1f} {clone_us / ply_us:>10.3f} {per_game:>11,.0f} {per_game * 10_000 / 1e6:>10,.0f} MB",
+              flush=True)
+        del kept
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--games", type=int, default=20, help="games per round (x10 for Hanabi, /4 for Weather Machine)")
+    ap.add_argument("--anchors", type=Path, default=next((p for p in ANCHORS if p.is_dir()), ANCHORS[0]))
+    ap.add_argument("--proof-reps", type=int, default=30)
+    ap.add_argument("--live", type=int, default=200, help="games kept alive to measure bytes per game")
+    ap.add_argument("--only", nargs="*", default=[], help=f"cases among {', '.join(c[0] for c in CASES)}")
+    a = ap.parse_args()
+    anchors = a.anchors if a.anchors.is_dir() else None
+    play = bench_playouts(anchors, a.rounds, a.games, a.only)
+    if not a.only or "battle" in a.only:
+        bench_claims(anchors, a.proof_reps)
+    bench_clone_and_memory(play, a.live, a.only)
+
+
+if __name__ == "__main__":
+    main()
