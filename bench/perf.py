@@ -53,6 +53,10 @@ CASES = [
 ]
 
 
+def selected(only: list[str]) -> list[tuple]:
+    return [c for c in CASES if not only or c[0] in only]
+
+
 def playout(g: Game, rng: random.Random, stop: int | None = None) -> int:
     """Uniform random legal moves until the end (or `stop` plies); returns the plies played."""
     plies = 0
@@ -91,9 +95,7 @@ def bench_playouts(anchors: Path | None, rounds: int, games: int, only: list[str
     out = {}
     print("1. random playouts (median of rounds; CPU time; ratio = Ludex / anchor playouts/s)")
     print(f"   {'case':<9} {'Ludex playouts/s':>16} {'plies/s':>9} {'anchor playouts/s':>18} {'plies/s':>9} {'ratio':>6}")
-    for label, name, seats, mult, kind in CASES:
-        if only and label not in only:
-            continue
+    for label, name, seats, mult, kind in selected(only):
         rs = load_ruleset(name)
         n = max(1, round(games * mult))
         lx = ludex_runner(rs, seats)
@@ -183,9 +185,7 @@ def bench_claims(anchors: Path | None, reps: int) -> list[dict]:
 def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]) -> None:
     print("3. Game.clone() and 4. memory (games half-way through a random playout)")
     print(f"   {'case':<9} {'clone us':>9} {'ply us':>8} {'clone/ply':>10} {'bytes/game':>11} {'10,000 games':>13}")
-    for label, name, seats, _mult, _kind in CASES:
-        if only and label not in only:
-            continue
+    for label, name, seats, _mult, _kind in selected(only):
         rs = load_ruleset(name)
         rng = random.Random(7)
         lengths = [playout(Game.new(rs, seats, {}, seed=f"len:{i}"), rng) for i in range(5)]
