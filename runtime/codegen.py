@@ -173,7 +173,7 @@ class Gen:
 
     def ex_binop(self, n, env, op, x, y):
         a, b = self.ex(x, env), self.ex(y, env)
-        if op == "+":
+        if op == "+" and not (_int_lit(x) or _int_lit(y)):  # an int literal: the other side is an int too
             return f"ADD(st, {a}, {b})"
         if op == "++":
             return f"CAT(st, {a}, {b})"
@@ -317,6 +317,10 @@ class Gen:
 
 MAX_INLINE_NODES = 40
 MAX_INLINE_DEPTH = 3
+
+
+def _int_lit(n: A.Node) -> bool:
+    return n.op == "lit" and n.args[0].__class__ is int
 
 
 def _simple(n: A.Node) -> bool:

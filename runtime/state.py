@@ -116,6 +116,8 @@ class State:
     # ---- reading ----
     def items(self, x: Any) -> Any:
         """The elements of a collection value: a zone's contents, a list, or a map's keys."""
+        if x.__class__ is list:
+            return x
         if x.__class__ is ZoneRef:
             return self.zones[x.idx]
         if x.__class__ is dict:
