@@ -1,13 +1,15 @@
 """Generate Python source for the hot paths of a ruleset, compiled once per ruleset.
 
 Ruleset functions become Python functions, each move's legal-move search becomes nested
-`for` loops with its requires inlined, and each trigger's condition becomes a search
-function. Rule-language locals become Python locals, so the interpreter does per ply about
-what a hand-written engine does (issue 2's speed target). Statements (effects) stay
-closures (`runtime.compile`): they run once per applied move, not once per candidate.
+`for` loops with its requires inlined, each trigger's condition becomes a search function,
+and the effects (move and trigger bodies, procedures, setup) become Python statements.
+Rule-language locals become Python locals, so the interpreter does per ply about what a
+hand-written engine does. The closures of `runtime.compile` remain the reference the
+generated code is tested against (`LUDEX_NO_CODEGEN=1`), and run whatever cannot be generated.
 
 Every generated function takes the game's `State` first. Names in the generated module:
-`F_<fn>` functions, `M_<i>` move searches, `T_<i>` trigger searches, and helpers below.
+`F_<fn>` functions, `M_<i>` move searches, `T_<i>` trigger searches, `P_<proc>` procedures,
+`B_<i>` move bodies, `TB_<i>` trigger bodies, `SETUP`, and helpers below.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
+from runtime import outcomes
 from runtime.state import State
 from runtime.values import ZoneRef
 
@@ -55,7 +58,47 @@ def _concat(st: Any, a: Any, b: Any) -> list:
     return list(st.items(a)) + list(st.items(b))
 
 
-HELPERS = {"ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS}
+_ABSENT = object()
+
+
+def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, breaks: tuple = (), ties: str = "win",
+              carried: Any = _ABSENT) -> None:
+    """`end game` from generated effects: the outcome (`runtime.outcomes`) of kind `kind` with
+    the evaluated winner, team score or scores (`main`), tie-breakers and carried scores."""
+    from runtime.compile import RuleError
+
+    if kind == "team":
+        st.end_game({"kind": "team", "winners": list(st.seat_list), "scores": {"team": main}, "reason": reason})
+
+    def seat_values(v: Any) -> dict[int, Any]:
+        try:
+            return outcomes.per_seat(v, st.seat_list)
+        except KeyError as exc:
+            raise RuleError(f"end game: {exc.args[0]}", span) from None
+
+    if kind in ("scores", "rank"):
+        st.end_game(outcomes.ranked(kind, st.seat_list, reason, seat_values(main), [seat_values(b) for b in breaks], ties))
+    st.end_game(outcomes.plain(kind, reason, main if kind == "win" else None,
+                               seat_values(carried) if carried is not _ABSENT else None))
+
+
+def _while_limit(span: Any) -> None:
+    from runtime.compile import RuleError
+
+    raise RuleError("a `while` loop ran 100000 times: it never ends", span)
+
+
+def _proc(st: Any, name: str, *args: Any) -> None:
+    """Run procedure `name` through its closures (when its body could not be generated)."""
+    c = st.callables[name]
+    env: list = [None] * max(c.nslots, 1)
+    env[: len(args)] = args
+    for s in c.body:
+        s(st, env)
+
+
+HELPERS = {"ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
+           "END_GAME": _end_game, "WHILE_LIMIT": _while_limit, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -84,6 +127,8 @@ class Gen:
             others |= {f.name for f in c.fields}
         self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
         self.lists = {c.name for c in rs.component_sets} | {e.name for e in rs.entity_sets}
+        self.procs = {p.name: p for p in rs.procs}
+        self.generated_procs: set[str] = set()
 
     def inlinable(self, f: A.FnDecl, args: list[Any]) -> bool:
         """Inline calls to small, non-recursive functions whose arguments are cheap and pure
@@ -314,6 +359,169 @@ class Gen:
         text = "\n".join(lines[4:])
         return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
 
+    # ---- statements (effects): DSL statement -> Python lines; `env` maps locals to names ----
+    def body_source(self, fname: str, params: list[tuple[str, str]], stmts: tuple[A.Node, ...], trig: bool) -> str:
+        """`def fname(st[, trig], <params>)`: the statements in order; with `trig`, the triggers
+        (`trig()`, `Game._triggers`) are checked after each top-level statement, as the rules say."""
+        env = {name: py for name, py in params}
+        lines: list[str] = []
+        for n in stmts:
+            lines += self.stmt(n, env, "    ")
+            if trig:
+                lines.append("    trig()")
+        if trig and not stmts:
+            lines.append("    trig()")
+        text = "\n".join(lines) or "    pass"
+        head = f"def {fname}(st" + (", trig" if trig else "") + "".join(", " + py for _n, py in params) + "):"
+        return head + "\n" + _prologue(text) + text + "\n"
+
+    def stmt(self, n: A.Node, env: dict[str, str], ind: str) -> list[str]:
+        f = getattr(self, "st_" + n.op, None)
+        if f is None:
+            raise CodegenError(f"no generator for the statement {n.op}")
+        return f(n, env, ind, *n.args)
+
+    def block(self, stmts: tuple[A.Node, ...], env: dict[str, str], ind: str) -> list[str]:
+        inner = dict(env)  # a `let` inside the block ends with it
+        out = [line for s in stmts for line in self.stmt(s, inner, ind)]
+        return out or [ind + "pass"]
+
+    def st_call(self, n, env, ind, name, pos, kw):
+        if name in self.procs:
+            p = self.procs[name]
+            params = [x.name for x in p.params]
+            args: list[Any] = list(pos) + [None] * (len(params) - len(pos))
+            for k, v in kw:
+                args[params.index(k)] = v
+            texts = "".join(", " + self.ex(a, env) for a in args)
+            if name in self.generated_procs:
+                return [f"{ind}P_{name}(st{texts})"]
+            return [f"{ind}PROC(st, {name!r}{texts})"]
+        return [ind + self.ex_call(n, env, name, pos, kw)]
+
+    def st_move_stmt(self, n, env, ind, what, dest, place):
+        mode, at = "end", "None"
+        if place is not None:
+            mode = place.op
+            if mode == "at":
+                at = self.ex(place.args[0], env)
+        return [f"{ind}st.move_items({self.ex(what, env)}, {self.ex(dest, env)}, {mode!r}, {at})"]
+
+    def st_shuffle_stmt(self, n, env, ind, zone):
+        return [f"{ind}st.shuffle({self.ex(zone, env)}, {self.const(n.span)})"]
+
+    def st_draw_stmt(self, n, env, ind, count, src, dest, refill=None):
+        r = self.ex(refill, env) if refill is not None else "None"
+        return [f"{ind}st.draw({self.ex(count, env)}, {self.ex(src, env)}, {self.ex(dest, env)}, {r}, {self.const(n.span)})"]
+
+    def st_draw_random_stmt(self, n, env, ind, src, dest, name, cond):
+        retry = "None"
+        if name is not None:
+            v = self.fresh(name)
+            retry = f"(lambda _st, _env, {v}: {self.ex(cond, {**env, name: v})})"
+        return [f"{ind}st.draw_random({self.ex(src, env)}, {self.ex(dest, env)}, {retry}, None, {self.const(n.span)})"]
+
+    def _target(self, t: A.Node, env: dict[str, str], ind: str) -> tuple[list[str], str, str | None]:
+        """Lines computing the container, the Python target text, and the changed state name
+        (None for a local)."""
+        name, path = t.args
+        if not path:
+            if name in env:
+                return [], env[name], None
+            return [], f"G[{name!r}]", name
+        base = self.ex(A.Node("name", (name,), t.span), env)
+        for k, x in path[:-1]:
+            base = f"{base}.d[{x!r}]" if k == "attr" else f"{base}[{self.ex(x, env)}]"
+        c = self.fresh("c")
+        kind, last = path[-1]
+        attrs_ = [x for k, x in path if k == "attr"]
+        changed = attrs_[-1] if attrs_ else name
+        if kind == "attr":
+            return [f"{ind}{c} = {base}"], f"{c}.d[{last!r}]", changed
+        k = self.fresh("k")
+        return [f"{ind}{c} = {base}", f"{ind}{k} = {self.ex(last, env)}"], f"{c}[{k}]", changed
+
+    def _assign(self, lines: list[str], target: str, changed: str | None, value: str, ind: str) -> list[str]:
+        if changed is None:
+            return lines + [f"{ind}{target} = {value}"]
+        v = self.fresh("v")
+        return lines + [f"{ind}{v} = {value}", f"{ind}st.version += 1", f"{ind}st.dirty.add({changed!r})", f"{ind}{target} = {v}"]
+
+    def st_assign_stmt(self, n, env, ind, target, op, value):
+        lines, tgt, changed = self._target(target, env, ind)
+        v = self.ex(value, env)
+        if op == "+=":
+            v = f"{tgt} + {v}"
+        elif op != "=":
+            v = f"{tgt} - {v}"
+        return self._assign(lines, tgt, changed, v, ind)
+
+    def st_flip_stmt(self, n, env, ind, target):
+        nxt = {val: e.values[(i + 1) % len(e.values)] for e in self.rs.enums for i, val in enumerate(e.values)}
+        lines, tgt, changed = self._target(target, env, ind)
+        return self._assign(lines, tgt, changed, f"{self.const(nxt)}[{tgt}]", ind)
+
+    def st_remove_stmt(self, n, env, ind, what):
+        return [f"{ind}st.remove_entity({self.ex(what, env)})"]
+
+    def st_if_stmt(self, n, env, ind, *parts):
+        out = []
+        for k in range(0, len(parts) - 1, 2):
+            out.append(f"{ind}{'if' if k == 0 else 'elif'} {self.ex(parts[k], env)}:")
+            out += self.block(parts[k + 1], env, ind + "    ")
+        if len(parts) % 2 == 1:
+            out.append(f"{ind}else:")
+            out += self.block(parts[-1], env, ind + "    ")
+        return out
+
+    def st_for_stmt(self, n, env, ind, name, iterable, body):
+        v = self.fresh(name)
+        # a copy: the body may move what it iterates over
+        return [f"{ind}for {v} in list({self.items(iterable, env)}):"] + self.block(body, {**env, name: v}, ind + "    ")
+
+    def st_while_stmt(self, n, env, ind, cond, body):
+        return ([f"{ind}for _ in range(100_000):", f"{ind}    if not ({self.ex(cond, env)}): break"]
+                + self.block(body, env, ind + "    ") + [f"{ind}else:", f"{ind}    WHILE_LIMIT({self.const(n.span)})"])
+
+    def st_let_stmt(self, n, env, ind, name, value):
+        v = self.fresh(name)
+        text = self.ex(value, env)
+        env[name] = v  # visible to the statements after it in this block
+        return [f"{ind}{v} = {text}"]
+
+    def st_goto_stmt(self, n, env, ind, step, by):
+        b = self.ex(by, env) if by is not None else "None"
+        return [f"{ind}st.flow = ('goto', {step!r}, {b})"]
+
+    def st_end_turn_stmt(self, n, env, ind):
+        return [f"{ind}st.flow = ('end_turn',)"]
+
+    def st_turn_stmt(self, n, env, ind, seat):
+        return [f"{ind}st.flow = ('turn', {self.ex(seat, env)})"]
+
+    def st_end_game_stmt(self, n, env, ind, outcome, reason):
+        kind = outcome.op.removeprefix("outcome_")
+        r = self.ex(reason, env) if isinstance(reason, A.Node) else repr(reason)
+        args = outcome.args
+        span = self.const(n.span)
+        if kind in ("team", "scores", "rank"):
+            breaks = "(" + "".join(self.ex(b, env) + ", " for b in (args[1] if len(args) > 1 else ())) + ")"
+            ties = args[2] if len(args) > 2 else "win"
+            return [f"{ind}END_GAME(st, {kind!r}, {r}, {span}, {self.ex(args[0], env)}, {breaks}, {ties!r})"]
+        winner = self.ex(args[0], env) if kind == "win" else "None"
+        carried = args[1] if kind == "win" and len(args) > 1 else (args[0] if kind == "draw" and args else None)
+        tail = f", carried={self.ex(carried, env)}" if carried is not None else ""
+        return [f"{ind}END_GAME(st, {kind!r}, {r}, {span}, {winner}{tail})"]
+
+    def st_reveal_stmt(self, n, env, ind, zone):
+        return [f"{ind}st.reveal({self.ex(zone, env)}, {self.const(n.span)})"]
+
+    def st_mark_stmt(self, n, env, ind, what, value):
+        return [f"{ind}st.mark({self.ex(what, env)}, {self.ex(value, env)})"]
+
+    def st_unmark_stmt(self, n, env, ind, what):
+        return [f"{ind}st.unmark({self.ex(what, env)})"]
+
 
 MAX_INLINE_NODES = 40
 MAX_INLINE_DEPTH = 3
@@ -358,6 +566,33 @@ def _prologue(body: str) -> str:
     return out
 
 
+def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]], triggers: list[A.TriggerDecl]) -> list[str]:
+    """Source of the effects: `P_<proc>(st, args...)`, `B_<i>(st, trig, params...)` (the i-th
+    move's body), `TB_<i>(st, params...)` (the i-th trigger's body) and `SETUP(st, trig)`.
+    A body with a statement the generator cannot express is left out: its closures run it."""
+    rs = gen.rs
+
+    def attempt(fname: str, params: tuple[A.Binder, ...] | tuple[A.Param, ...], stmts: tuple[A.Node, ...], trig: bool) -> str | None:
+        try:
+            return gen.body_source(fname, [(p.name, gen.fresh(p.name)) for p in params], stmts, trig)
+        except CodegenError:
+            return None
+
+    gen.generated_procs = {p.name for p in rs.procs}
+    while True:  # a procedure that cannot be generated is called through its closures
+        procs = {p.name: attempt(f"P_{p.name}", p.params, p.body, False) for p in rs.procs}
+        ok = {name for name, text in procs.items() if text is not None}
+        if ok == gen.generated_procs:
+            break
+        gen.generated_procs = ok
+    out = [text for text in procs.values() if text is not None]
+    out += [t for i, (m, _g) in enumerate(moves) if (t := attempt(f"B_{i}", m.params, m.body, True))]
+    out += [t for i, tr in enumerate(triggers) if (t := attempt(f"TB_{i}", tr.params, tr.body, False))]
+    if rs.setup is not None and (t := attempt("SETUP", (), rs.setup.body, True)):
+        out.append(t)
+    return out
+
+
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
                    triggers: list[A.TriggerDecl]) -> dict[str, Any]:
     """Generate and exec the module of a ruleset. Returns its namespace: `F_<fn>`, `M_<i>`
@@ -371,6 +606,7 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
         conds: list[list[A.Node]] = [[] for _ in range(len(t.params) + 1)]
         conds[-1].append(t.cond)
         src.append(gen.search_source(f"T_{i}", t.params, conds, True))
+    src += effects_source(gen, moves, triggers)
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
     ns.update(gen.consts)

@@ -95,6 +95,7 @@ class MoveCode:
     nslots: int
     # generated legal-move search `f(st, first_only) -> [bound tuple]` (runtime.codegen), or None
     search: Any = None
+    run: Any = None  # generated body `f(st, trig, *binding)` (runtime.codegen), or None: the closures
     names: tuple[str, ...] = attrs.field(init=False)  # the parameters' names, in order
     rule: str = attrs.field(init=False)  # "move <name>", as events name it
     source: str = attrs.field(init=False)  # "file:line" of the declaration
@@ -122,6 +123,11 @@ class TriggerCode:
     nslots: int
     deps: frozenset[str]
     search: Any = None  # generated `f(st, True) -> [first bound tuple]` or None
+    run: Any = None  # generated body `f(st, *binding)`, or None: the closures
+    rule: str = attrs.field(init=False)  # "trigger <name>", as events name it
+
+    def __attrs_post_init__(self) -> None:
+        self.rule = f"trigger {self.decl.name}"
 
 
 @attrs.define
@@ -148,6 +154,7 @@ class Program:
     enum_next: dict[str, str]
     option_defaults: list[tuple[A.OptionDecl, Fn]]
     setup_slots: int
+    setup_run: Any  # generated `f(st, trig)` running the setup block (runtime.codegen), or None
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
     _step_moves: dict[str, tuple] = attrs.field(factory=dict)
@@ -185,6 +192,7 @@ class Compiler:
         self.callables: dict[str, Callable_] = {}
         self.fn_decls = {f.name: f for f in rs.fns}
         self.pyfns: dict[str, Any] = {}
+        self.setup_run: Any = None
         self.source = ""
         self.proc_decls = {p.name: p for p in rs.procs}
         self.recursive = codegen.recursive_fns(rs)
@@ -256,6 +264,7 @@ class Compiler:
             enum_next=enum_next,
             option_defaults=[(o, self.closed(o.default)) for o in rs.options],
             setup_slots=setup_sc.size,
+            setup_run=self.setup_run,
         )
 
     def _generate(self, moves: list[MoveCode], triggers: list[TriggerCode]) -> None:
@@ -271,8 +280,13 @@ class Compiler:
             return
         for i, m in enumerate(moves):
             m.search = ns[f"M_{i}"]
+            m.run = ns.get(f"B_{i}")
         for i, t in enumerate(triggers):
             t.search = ns[f"T_{i}"]
+            t.run = ns.get(f"TB_{i}")
+        for p in self.rs.procs:
+            self.callables[p.name].py = ns.get(f"P_{p.name}")
+        self.setup_run = ns.get("SETUP")
         for f in self.rs.fns:
             py = ns[f"F_{f.name}"]
             self.pyfns[f.name] = py
@@ -696,6 +710,9 @@ class Compiler:
 
         def call(st, env):
             c = callables[name]
+            if c.py is not None and c.is_proc:  # the generated procedure (runtime.codegen)
+                c.py(st, *[a(st, env) for a in allargs])
+                return None
             new = [None] * c.nslots
             for k, a in enumerate(allargs):
                 new[k] = a(st, env)

@@ -254,9 +254,12 @@ class Game:
         st.rule = "setup"
         env: list = [None] * max(prog.setup_slots, 1)
         try:
-            for f, _node in prog.setup:
-                f(st, env)
-                self._triggers()
+            if prog.setup_run is not None:
+                prog.setup_run(st, self._triggers)
+            else:
+                for f, _node in prog.setup:
+                    f(st, env)
+                    self._triggers()
         except GameEnded:
             pass
         if not st.terminal:
@@ -525,11 +528,18 @@ class Game:
         st.events.append(Event(len(st.events), "move", mc.rule, mc.source, seat=seat, move=mc.name,
                                args=args, refs=refs, hidden_from=hidden))
         try:
-            for f, _node in mc.body:
-                f(st, env)
-                self._triggers()
-            if not mc.body:
-                self._triggers()
+            if mc.run is not None:
+                try:
+                    mc.run(st, self._triggers, *binding)
+                except (LookupError, TypeError, AttributeError, ZeroDivisionError) as exc:
+                    # what the closures report as a RuleError with the failing expression's span
+                    raise RuleError(f"{mc.rule} failed: {exc!r}", mc.decl.span) from exc
+            else:
+                for f, _node in mc.body:
+                    f(st, env)
+                    self._triggers()
+                if not mc.body:
+                    self._triggers()
         except GameEnded:
             pass
         except RuleError:
@@ -597,10 +607,22 @@ class Game:
             for tc in self.prog.triggers:
                 if not every and tc.deps.isdisjoint(changed):
                     continue
+                if tc.run is not None and tc.search is not None:  # generated (runtime.codegen)
+                    found = tc.search(st, True)
+                    if not found:
+                        continue
+                    saved = st.rule
+                    st.rule = tc.rule
+                    try:
+                        tc.run(st, *found[0])
+                    finally:
+                        st.rule = saved
+                    fired = True
+                    break
                 env: list = [None] * max(tc.nslots, 1)
                 if self._trigger_binding(tc, env, 0):
                     saved = st.rule
-                    st.rule = f"trigger {tc.decl.name}"
+                    st.rule = tc.rule
                     try:
                         for f in tc.body:
                             f(st, env)

@@ -1,6 +1,6 @@
 """The generated Python (runtime.codegen) and the closures it replaces agree move for move.
 
-The hot paths (functions, legal-move searches, trigger conditions) run as generated source;
+The hot paths (functions, legal-move searches, trigger conditions, effects) run as generated source;
 with LUDEX_NO_CODEGEN=1 the same rules run through closures only. Both must give the same
 legal moves and the same events on every bundled ruleset.
 """
@@ -36,6 +36,8 @@ def test_generated_code_and_closures_agree(name, monkeypatch):
     seats = rs.seats[1] if name == "hanabi" else rs.seats[0]
     generated = rc.program_for(rs)
     assert all(m.search is not None for m in generated.moves), "every move search is generated"
+    assert all(m.run is not None for m in generated.moves), "every move body is generated"
+    assert all(t.run is not None for t in generated.triggers) and generated.setup_run is not None
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     closures = rc.program_for(rs)
