@@ -196,11 +196,16 @@ class State:
         The chance event's outcome is the kept component, preceded by the ones put back when
         a given outcome listed them (`ChanceSource.pick`)."""
         items = self.zones[src.idx]
-        cands = [c for c in items if not retry(self, env, c)] if retry else list(items)
+        cands: list[Comp] = []
+        rejected: list[str] = []
+        for c in items:
+            if retry is not None and retry(self, env, c):
+                rejected.append(c.name)
+            else:
+                cands.append(c)
         if not cands:
             return
         names = sorted({c.name for c in cands})
-        rejected = [c.name for c in items if c not in cands]
         drawn = self.chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
         comp = next(c for c in cands if c.name == drawn[-1])
         self.move_items(comp, dest)
