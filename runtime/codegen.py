@@ -15,6 +15,7 @@ Every generated function takes the game's `State` first. Names in the generated 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 from dsl import ast as A
@@ -97,7 +98,15 @@ def _proc(st: Any, name: str, *args: Any) -> None:
         s(st, env)
 
 
-HELPERS = {"ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
+UNSET = object()
+
+
+def _memo(cell: list, f: Any) -> Any:
+    cell[0] = v = f()
+    return v
+
+
+HELPERS = {"UNSET": UNSET, "MEMO": _memo, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
            "END_GAME": _end_game, "WHILE_LIMIT": _while_limit, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
@@ -112,6 +121,10 @@ class Gen:
         self.steps = {s.name for s in rs.steps}
         self.ctors = {c.name for c in rs.component_types} | {e.name for e in rs.entity_types}
         self.counter = itertools.count()
+        self.last = -1  # the number of the latest fresh name
+        # while a search's conditions are generated: memoised subexpressions (see `_hoist`)
+        self.hoist: _Hoist | None = None
+        self.hoist_ok = False  # the node being generated is evaluated whenever its condition is
         self.consts: dict[str, Any] = {}
         self.depth = 0
         self.recursive = recursive_fns(rs)
@@ -140,7 +153,8 @@ class Gen:
         return all(a is not None and _simple(a) for a in args)
 
     def fresh(self, name: str) -> str:
-        return f"v{next(self.counter)}_{name}"
+        self.last = next(self.counter)
+        return f"v{self.last}_{name}"
 
     def const(self, value: Any) -> str:
         key = f"K{len(self.consts)}"
@@ -178,7 +192,49 @@ class Gen:
         f = getattr(self, "ex_" + n.op, None)
         if f is None:
             raise CodegenError(f"no generator for {n.op}")
-        return f(n, env, *n.args)
+        if self.hoist is None or not self.hoist_ok:
+            return f(n, env, *n.args)
+        first = self.last + 1
+        if n.op in _TRANSPARENT:
+            text = f(n, env, *n.args)
+        else:
+            self.hoist_ok = False  # inside a comprehension, a branch or a `let` body
+            try:
+                text = f(n, env, *n.args)
+            finally:
+                self.hoist_ok = True
+        return self._hoist(text, first) if n.op in _HOISTED else text
+
+    def _hoist(self, text: str, first: int) -> str:
+        """Loop-invariant code motion for legal-move searches: a subexpression that does not
+        read the innermost binder of its condition is computed at most once per binding of the
+        binders it reads (memoised at that loop's level, on first use, so it is still evaluated
+        only where the condition would evaluate it)."""
+        h = self.hoist
+        assert h is not None
+        inner = text
+        while inner.startswith("(") and inner.endswith(")"):
+            if inner in h.exprs:
+                return inner  # already memoised as a whole
+            inner = inner[1:-1]
+        if not _COSTLY.search(text):
+            return text
+        level = -1
+        for tok in _TOKEN.findall(text):
+            if tok in h.levels:
+                level = max(level, h.levels[tok])
+            elif int(tok[1:].split("_", 1)[0]) < first:
+                return text  # a local of an enclosing expression
+        if level >= h.cur:
+            return text
+        memo = h.memo.get(text)
+        if memo is None:
+            memo = h.memo[text] = f"h{next(self.counter)}"
+            h.levels[memo] = level
+            h.inits.setdefault(level, []).append(memo)
+        out = f"({memo}[0] if {memo}[0] is not UNSET else MEMO({memo}, lambda: {text}))"
+        h.exprs.add(out)
+        return out
 
     def ex_lit(self, n, env, v):
         return repr(v)
@@ -225,10 +281,18 @@ class Gen:
         return f"({a} {op} {b})"
 
     def ex_and_(self, n, env, x, y):
-        return f"({self.ex(x, env)} and {self.ex(y, env)})"
+        return f"({self.ex(x, env)} and {self._guarded(y, env)})"
 
     def ex_or_(self, n, env, x, y):
-        return f"({self.ex(x, env)} or {self.ex(y, env)})"
+        return f"({self.ex(x, env)} or {self._guarded(y, env)})"
+
+    def _guarded(self, n: A.Node, env: dict[str, str]) -> str:
+        """`n` evaluated only when an earlier operand allows it."""
+        ok, self.hoist_ok = self.hoist_ok, False
+        try:
+            return self.ex(n, env)
+        finally:
+            self.hoist_ok = ok
 
     def ex_not_(self, n, env, x):
         return f"(not {self.ex(x, env)})"
@@ -318,7 +382,7 @@ class Gen:
             src, cond = pos[0].args
             v = self.fresh("it")
             # a list comprehension's len beats sum() over a generator on the small zones of games
-            return f"len([1 for {v} in {self.items(src, env)} if {self.ex(cond, {**env, '$it': v})}])"
+            return f"len([1 for {v} in {self.items(src, env)} if {self._guarded(cond, {**env, '$it': v})}])"
         if name in ("size", "count", "len") and len(pos) == 1:
             return f"len({self.items(pos[0], env)})"
         if name in B.FUNCS:
@@ -339,23 +403,38 @@ class Gen:
         lines = [f"def {fname}(st, first_only=False):", "    G = st.g", "    Z = st.zones", "    out = []"]
         env: dict[str, str] = {}
         indent = "    "
+        hoist = _Hoist()
+        marks = {-1: (len(lines), indent)}  # where each loop level's memo cells are reset
+
+        def cond_text(cond: A.Node, cur: int) -> str:
+            self.hoist, self.hoist_ok, hoist.cur = hoist, True, cur
+            try:
+                return self.ex(cond, env)
+            finally:
+                self.hoist, self.hoist_ok = None, False
+
         for cond in groups[0]:
-            lines.append(f"{indent}if not ({self.ex(cond, env)}): return out")
+            lines.append(f"{indent}if not ({cond_text(cond, -1)}): return out")
         names = []
         for k, b in enumerate(binders):
             v = self.fresh(b.name)
             dom = self.items(b.domain, env)
             env = {**env, b.name: v}
+            hoist.levels[v] = k
             names.append(v)
             lines.append(f"{indent}for {v} in {dom}:")
             indent += "    "
+            marks[k] = (len(lines), indent)
             for cond in groups[k + 1]:
-                lines.append(f"{indent}if not ({self.ex(cond, env)}): continue")
+                lines.append(f"{indent}if not ({cond_text(cond, k)}): continue")
         tup = "(" + "".join(x + ", " for x in names) + ")"
         lines.append(f"{indent}out.append({tup})")
         lines.append(f"{indent}if first_only: return out")
         lines.append("    return out")
         del first_only
+        for level in sorted(hoist.inits, reverse=True):  # from the end, so earlier positions hold
+            at, ind = marks[level]
+            lines[at:at] = [f"{ind}{m} = [UNSET]" for m in hoist.inits[level]]
         text = "\n".join(lines[4:])
         return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
 
@@ -522,6 +601,26 @@ class Gen:
     def st_unmark_stmt(self, n, env, ind, what):
         return [f"{ind}st.unmark({self.ex(what, env)})"]
 
+
+class _Hoist:
+    """Memoised subexpressions of one search: `levels` maps binder and memo names to the loop
+    level that binds them, `cur` is the level of the condition being generated, `inits` the
+    memo cells to reset at each level, `memo` the cell of each subexpression text."""
+
+    def __init__(self) -> None:
+        self.levels: dict[str, int] = {}
+        self.cur = -1
+        self.inits: dict[int, list[str]] = {}
+        self.memo: dict[str, str] = {}
+        self.exprs: set[str] = set()
+
+
+# operators whose operands are evaluated whenever they are (`and`/`or` guard their right side)
+_TRANSPARENT = frozenset(("binop", "not_", "neg", "in_", "not_in", "call", "index", "attr", "and_", "or_"))
+# what is worth memoising: calls and comprehensions
+_HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
+_COSTLY = re.compile(r"\bfor\b|F_|FUNCS|ITEMS|IX\(|len\(|sum\(|any\(|all\(")
+_TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 
 MAX_INLINE_NODES = 40
 MAX_INLINE_DEPTH = 3
