@@ -158,6 +158,10 @@ class Program:
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
     _step_moves: dict[str, tuple] = attrs.field(factory=dict)
+    trigger_deps: frozenset[str] = attrs.field(init=False)  # everything some trigger reads
+
+    def __attrs_post_init__(self) -> None:
+        self.trigger_deps = frozenset().union(*(t.deps for t in self.triggers))
 
     def step_moves(self, step: str) -> tuple[list[MoveCode], list[MoveCode], bool]:
         """The moves of `step`: the plain ones (`forced` included), the `otherwise` ones (legal

@@ -200,7 +200,7 @@ class Game:
         n = lo if seats is None else seats
         if not lo <= n <= hi:
             raise ValueError(f"{ruleset.name} is for {lo}-{hi} seats, not {n}" if lo != hi else f"{ruleset.name} is for {lo} seats, not {n}")
-        st = State(n + len(ruleset.automata), {}, ChanceSource(seed, outcomes, verify, strict))
+        st = State(n + len(ruleset.automata), {}, None)  # no chance before setup: the game's source comes below
         st.options = _resolve_options(prog, st, options or {})
         key = (n, tuple(sorted(st.options.items())))
         template = prog.templates.get(key)
@@ -597,9 +597,12 @@ class Game:
         each firing. A trigger is evaluated only when something its condition reads changed
         since the last check (`State.dirty`), which keeps per-effect work incremental."""
         st = self.st
-        if not st.dirty:
-            return
         changed = st.dirty
+        if not changed:
+            return
+        if "*" not in changed and self.prog.trigger_deps.isdisjoint(changed):
+            changed.clear()  # nothing any trigger reads
+            return
         for _ in range(TRIGGER_LIMIT):
             fired = False
             every = "*" in changed

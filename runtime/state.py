@@ -26,11 +26,11 @@ class State:
     variables (per-seat ones as lists), constants, component and entity sets.
     """
 
-    def __init__(self, nseats: int, options: dict[str, Any], chance: ChanceSource):
+    def __init__(self, nseats: int, options: dict[str, Any], chance: ChanceSource | None):
         self.nseats = nseats
         self.seat_list = list(range(nseats))
         self.options = options
-        self.chance = chance
+        self.chance: ChanceSource = chance  # type: ignore[assignment]  # None only in a pre-setup template
         self.zones: list[list[Comp]] = []  # never changed in place once built: see move_items
         self.zone_refs: list[ZoneRef] = []
         self.loc: dict[int, int] = {}
@@ -70,7 +70,7 @@ class State:
             if k in _SHARED:
                 d[k] = v
             elif k == "chance":
-                d[k] = v.clone()
+                d[k] = v.clone() if v is not None else None
             elif k == "zones" or k == "events" or k == "dirty":
                 d[k] = v.copy()
             elif k == "loc":
