@@ -50,6 +50,7 @@ class Event:
 # The empty `args`/`refs`/`hidden_from` of most events, shared (events are never changed):
 # a service keeps every live game's events, and thousands of empty dicts add up.
 NO_ARGS: dict[str, Any] = {}
+NO_OUTCOME: list[str] = []  # a move event's outcome
 
 _converter = cattrs.Converter()
 

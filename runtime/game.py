@@ -26,7 +26,7 @@ from dsl.ir import Ruleset
 from runtime import views
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import NO_ARGS, Event
+from runtime.events import NO_ARGS, NO_OUTCOME, Event
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -526,7 +526,7 @@ class Game:
         st.flow = None
         st.rule = mc.rule
         st.events.append(Event(len(st.events), "move", mc.rule, mc.source, seat=seat, move=mc.name,
-                               args=args, refs=refs, hidden_from=hidden))
+                               args=args, refs=refs, hidden_from=hidden, outcome=NO_OUTCOME))
         try:
             if mc.run is not None:
                 try:
