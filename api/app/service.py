@@ -107,7 +107,7 @@ class GameService:
                 reason="parsing is linear but slow; the largest bundled ruleset is about 52,000 characters",
             )
         check_text(text, "text", "bad_text")
-        check_text(filename, "filename", "bad_text", controls=False)
+        check_text(filename, "filename", "bad_text")
         diagnostics = self.rules.check(text, filename)
         return {"ok": not any(d.get("severity") == "error" for d in diagnostics), "diagnostics": diagnostics}
 
@@ -469,7 +469,7 @@ def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
 def _parse_move(move: Any) -> dict[str, Any]:
     if not isinstance(move, Mapping) or not isinstance(move.get("name"), str) or not move["name"]:
         raise InvalidRequest("bad_move", 'a move is {"name": str, "args": {str: JSON value}}')
-    check_text(move["name"], "move name", "bad_move", controls=False)
+    check_text(move["name"], "move name", "bad_move")
     args = check_json(move.get("args") or {}, "move args", "bad_move")
     if not isinstance(args, Mapping) or not all(isinstance(k, str) for k in args):
         raise InvalidRequest("bad_move", "move args map argument names to JSON values")

@@ -43,6 +43,10 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     status: {"model": m.ErrorOut} for status in (400, 401, 403, 404, 409, 413, 422)
 }
 
+# The bearer token is optional on these operations (without one the caller is a spectator):
+# FastAPI lists the scheme as required; OpenAPI's empty requirement `{}` makes it optional.
+_SPECTATORS_ALLOWED: dict[str, Any] = {"security": [{}]}
+
 _bearer = HTTPBearer(auto_error=False, description="A seat token from POST /games.")
 
 
@@ -149,7 +153,7 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
             service.create_game, body.ruleset, body.variants, body.options, body.seats, body.seed, status_code=201
         )
 
-    @app.get("/games/{game_id}/view", response_model=m.ViewOut, tags=["games"])
+    @app.get("/games/{game_id}/view", response_model=m.ViewOut, tags=["games"], openapi_extra=_SPECTATORS_ALLOWED)
     async def view(game_id: str, token: str | None = Depends(_token)) -> JSONResponse:
         """The game as the token's seat sees it (spectator without a token)."""
         return await run(service.view, game_id, token)
@@ -167,7 +171,7 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
             service.submit_move, game_id, token, body.move.model_dump(), body.expected_version, body.seat
         )
 
-    @app.get("/games/{game_id}/events", response_model=m.EventsOut, tags=["log"])
+    @app.get("/games/{game_id}/events", response_model=m.EventsOut, tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
     async def events(
         game_id: str, after: int = Query(0, ge=0), token: str | None = Depends(_token)
     ) -> JSONResponse:
@@ -175,7 +179,7 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         complete hash-chained log once it is over."""
         return await run(service.events, game_id, token, after)
 
-    @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, tags=["log"])
+    @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
     async def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> JSONResponse:
         """The caller's view as it was right after event `at`."""
         return await run(service.replay, game_id, token, at)
@@ -196,18 +200,23 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         """The Ed25519 public keys that sign receipts (every key ever used, the current first)."""
         return await run(service.public_keys)
 
-    @app.get("/games/{game_id}/stream", tags=["log"], response_class=EventSourceResponse,
+    @app.get("/games/{game_id}/stream", tags=["log"], openapi_extra=_SPECTATORS_ALLOWED, response_class=EventSourceResponse,
              responses={204: {"description": "The game is over and every event was already sent."}})
     async def stream(
         game_id: str,
         after: int = Query(0, ge=0),
-        last_event_id: str | None = Header(None, alias="Last-Event-ID"),
+        last_event_id: str = Header(
+            "",
+            alias="Last-Event-ID",
+            description="Resume after this event version (what the stream sent as `id`); 400 otherwise.",
+            json_schema_extra={"pattern": f"^[0-9]{{0,{MAX_EVENT_ID_DIGITS}}}$"},
+        ),
         token: str | None = Depends(_token),
     ) -> Response:
         """Server-sent events, one message per stored event: `id` is its version and `data` the
         event JSON as in /events. The stream ends after the game's last event. A reconnecting
         EventSource resumes after its `Last-Event-ID`, and gets 204 (stop) once nothing is left."""
-        if last_event_id is not None:
+        if last_event_id:
             after = max(after, _last_event_id(last_event_id))
         page = await run_in_threadpool(service.events, game_id, token, after)  # fail fast with a status
         if page["finished"] and not page["events"]:

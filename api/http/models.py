@@ -26,14 +26,17 @@ class CreateGameIn(_Strict):
     options: dict[str, Any] = Field(default_factory=dict, description="Option values by name.")
     seats: StrictInt | None = Field(None, description="Number of seats (default: the ruleset's minimum).")
     seed: str | None = Field(
-        None, description="Fix the game's randomness (testing). By default a secret seed is drawn."
+        None,
+        description="Fix the game's randomness (testing): 1 to 256 characters, no control characters "
+        "(checked by the service, 400 bad_seed). By default a secret seed is drawn.",
+        json_schema_extra={"minLength": 1, "maxLength": 256, "pattern": "^[^\\x00-\\x1f\\x7f]*$"},
     )
 
 
 class MoveIn(_Strict):
     """A move as listed by GET /games/{id}/legal-moves."""
 
-    name: str
+    name: str = Field(json_schema_extra={"minLength": 1})
     args: dict[str, Any] = Field(
         default_factory=dict, description="Argument values (JSON) exactly as listed by legal-moves."
     )
