@@ -53,7 +53,6 @@ def api_schema(server):
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
 def test_every_operation_conforms_to_the_openapi_document(api_schema, finished_game, mode):
     failures: list[str] = []
-    unsatisfiable: list[str] = []
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 10
     for op in operations:
@@ -74,9 +73,7 @@ def test_every_operation_conforms_to_the_openapi_document(api_schema, finished_g
         except Unsatisfiable:
             # Nothing in the operation can be made invalid (no parameters, or only a path
             # id, which may be any string): negative testing has no case to send.
-            assert mode == GenerationMode.NEGATIVE, op.path
-            unsatisfiable.append(op.path)
+            assert mode == GenerationMode.NEGATIVE and not len(op.query) and not len(op.body), op.path
         except Exception as exc:  # collect every operation's finding, then fail once
             failures.append(f"{op.method.upper()} {op.path}: {exc}")
-    assert len(unsatisfiable) <= 4, unsatisfiable
     assert not failures, f"{len(failures)} of {len(operations)} operations:\n\n" + "\n\n".join(failures)
