@@ -245,9 +245,10 @@ class Game:
                     st.place_initial(c, st.g[z.name])
         for v, init in prog.var_inits:
             st.g[v.name] = [init(st, []) for _ in st.seat_list] if v.per_seat else init(st, [])
-        st.fixed = frozenset([name for name, _ in prog.consts + prog.component_sets] + [z.name for z in prog.rs.zones])
-        members = {f.name for e in prog.rs.entity_types for f in e.fields} | {v.name for e in prog.rs.entity_types for v in e.vars}
-        st.fixed_members = frozenset(z.name for e in prog.rs.entity_types for z in e.zones if z.name not in members)
+        # constants, component sets and zones never change: a clone copies only the rest
+        fixed = {name for name, _ in prog.consts + prog.component_sets} | {z.name for z in prog.rs.zones}
+        st.loose = tuple(name for name in st.g if name not in fixed)
+        st.loose_members = {e.name: tuple(f.name for f in e.fields) + tuple(v.name for v in e.vars) for e in prog.rs.entity_types}
 
     def _setup(self) -> None:
         prog, st = self.prog, self.st

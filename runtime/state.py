@@ -44,7 +44,7 @@ class State:
         self.terminal = False
         self.outcome: dict[str, Any] | None = None
         self.events: list[Event] = []
-        self.marks: dict[int, list[Any]] = {}
+        self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
         self.rule = "setup"
         self.version = 0
@@ -53,10 +53,10 @@ class State:
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
         self.dirty: set[str] = {"*"}
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
-        # names in `g` that never change (constants, component sets, zones) and entity members
-        # that never change (zones): a clone shares them
-        self.fixed: frozenset[str] = frozenset()
-        self.fixed_members: frozenset[str] = frozenset()
+        # the names in `g` that can change (not constants, component sets or zones): a clone copies
+        # their values, and shares the others
+        self.loose: tuple[str, ...] = ()
+        self.loose_members: dict[str, tuple[str, ...]] = {}  # entity kind -> its fields and variables
 
     # ---- copying ----
     def clone(self) -> State:
@@ -71,15 +71,17 @@ class State:
                 d[k] = v
             elif k == "chance":
                 d[k] = v.clone() if v is not None else None
-            elif k == "zones" or k == "events" or k == "dirty":
-                d[k] = v.copy()
-            elif k == "loc":
+            elif k in ("zones", "events", "dirty", "loc", "marks"):  # their items are never changed in place
                 d[k] = v.copy()
             elif k == "g":
-                fixed = self.fixed
-                d[k] = {n: x if n in fixed or x.__class__ in _ATOMS else _copy(x, memo) for n, x in v.items()}
+                g = d[k] = v.copy()
+                for n in self.loose:
+                    x = g[n]
+                    if x.__class__ not in _ATOMS:
+                        g[n] = _copy(x, memo)
             elif k == "entities":
-                d[k] = [_copy_ent(e, memo, self.fixed_members) for e in v]
+                loose = self.loose_members
+                d[k] = [_copy_ent(e, memo, loose.get(e.kind)) for e in v]
             else:
                 d[k] = _copy(v, memo)
         return new
@@ -265,7 +267,7 @@ class State:
     def mark(self, c: Comp, value: Any) -> None:
         self.version += 1
         self.dirty.update(("marks", "has_mark"))
-        self.marks.setdefault(c.id, []).append(value)
+        self.marks[c.id] = self.marks.get(c.id, ()) + (value,)  # tuples: a clone shares them
 
     def unmark(self, c: Comp) -> None:
         self.version += 1
@@ -274,7 +276,7 @@ class State:
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
-_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "fixed", "fixed_members"))
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members"))
 _ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event))
 
 
@@ -290,7 +292,7 @@ def _copy(v: Any, memo: dict[int, Any]) -> Any:
         return {k: x if x.__class__ in _ATOMS else _copy(x, memo) for k, x in v.items()}
     if cls is Ent:
         e = memo.get(id(v))
-        return e if e is not None else _copy_ent(v, memo, frozenset())
+        return e if e is not None else _copy_ent(v, memo, None)
     if cls is tuple:
         return tuple(_copy(x, memo) for x in v)
     if cls is set:
@@ -298,16 +300,18 @@ def _copy(v: Any, memo: dict[int, Any]) -> Any:
     raise TypeError(f"cannot copy a {cls.__name__} in a game state")
 
 
-def _copy_ent(v: Ent, memo: dict[int, Any], fixed: frozenset[str]) -> Ent:
-    """A copy of entity `v` (once per clone: `memo`); members named in `fixed` are shared."""
+def _copy_ent(v: Ent, memo: dict[int, Any], loose: tuple[str, ...] | None) -> Ent:
+    """A copy of entity `v` (once per clone: `memo`); only the members named in `loose` (its
+    fields and variables; None: every member) can hold something to copy, the others are shared."""
     e = memo.get(id(v))
     if e is not None:
         return e
     e = memo[id(v)] = Ent.__new__(Ent)
     e.kind, e.index, e.name, e.alive, e.set_names = v.kind, v.index, v.name, v.alive, v.set_names
     e.d = d = v.d.copy()
-    for k, x in d.items():
-        if x.__class__ not in _ATOMS and k not in fixed:
+    for k in d if loose is None else loose:
+        x = d[k]
+        if x.__class__ not in _ATOMS:
             d[k] = _copy(x, memo)
     return e
 

@@ -117,7 +117,7 @@ def heights(g: Game) -> dict[str, int]:
 
 
 def marks(g: Game, seat: int) -> list[list]:
-    return [g.st.marks.get(c.id, []) for c in g.st.zones[zref(g, f"hand[{seat}]").idx]]
+    return [list(g.st.marks.get(c.id, ())) for c in g.st.zones[zref(g, f"hand[{seat}]").idx]]
 
 
 # ---- direct position set-up (tests only; bypasses the rules) ----
