@@ -141,12 +141,15 @@ class Gen:
         self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
         self.lists = {c.name for c in rs.component_sets} | {e.name for e in rs.entity_sets}
         self.procs = {p.name: p for p in rs.procs}
+        # functions of the state alone that loop over something: computed once per state version
+        self.memoised = {f.name for f in rs.fns if not f.params and f.name not in self.recursive
+                         and any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))}
         self.generated_procs: set[str] = set()
 
     def inlinable(self, f: A.FnDecl, args: list[Any]) -> bool:
         """Inline calls to small, non-recursive functions whose arguments are cheap and pure
         (names, literals, attribute reads): repeating them costs less than a Python call."""
-        if f.name in self.recursive or self.depth >= MAX_INLINE_DEPTH:
+        if f.name in self.recursive or self.depth >= MAX_INLINE_DEPTH or f.name in self.memoised:
             return False
         if sum(1 for _ in A.walk(f.body)) > MAX_INLINE_NODES:
             return False
@@ -394,6 +397,12 @@ class Gen:
         env = {p.name: self.fresh(p.name) for p in f.params}
         params = "".join(", " + env[p.name] for p in f.params)
         body = self.ex(f.body, env)
+        if f.name in self.memoised:
+            # rules are pure functions of the state, and every change bumps `st.version`: one
+            # legal-moves call (a claim proof per flag, say) computes it once
+            return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n        m[0] = st.version\n"
+                    f"        m[1] = {{}}\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
+                    f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
         return f"def F_{f.name}(st{params}):\n{_prologue(body)}    return {body}\n"
 
     def search_source(self, fname: str, binders: tuple[A.Binder, ...], groups: list[list[A.Node]],
@@ -619,6 +628,7 @@ class _Hoist:
 _TRANSPARENT = frozenset(("binop", "not_", "neg", "in_", "not_in", "call", "index", "attr", "and_", "or_"))
 # what is worth memoising: calls and comprehensions
 _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
+_LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|FUNCS|ITEMS|IX\(|len\(|sum\(|any\(|all\(")
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 
@@ -655,13 +665,13 @@ def recursive_fns(rs: Ruleset) -> set[str]:
     return out
 
 
-def _prologue(body: str) -> str:
+def _prologue(body: str, indent: int = 4) -> str:
     """Local aliases a generated body uses (`G` globals, `Z` zones), and no others."""
     out = ""
     if "G[" in body:
-        out += "    G = st.g\n"
+        out += " " * indent + "G = st.g\n"
     if "Z[" in body:
-        out += "    Z = st.zones\n"
+        out += " " * indent + "Z = st.zones\n"
     return out
 
 

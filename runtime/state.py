@@ -53,6 +53,9 @@ class State:
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
         self.dirty: set[str] = {"*"}
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
+        # [version, {name: value}]: memoised functions of the state alone (runtime.codegen), valid
+        # while the version stays
+        self.fn_memo: list[Any] = [-1, {}]
         # the names in `g` that can change (not constants, component sets or zones): a clone copies
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
@@ -73,6 +76,8 @@ class State:
                 d[k] = v.clone() if v is not None else None
             elif k in ("zones", "events", "dirty", "loc", "marks"):  # their items are never changed in place
                 d[k] = v.copy()
+            elif k == "fn_memo":
+                d[k] = [-1, {}]
             elif k == "g":
                 g = d[k] = v.copy()
                 for n in self.loose:
@@ -258,6 +263,7 @@ class State:
         """Show a zone's contents to everyone: a public `reveal` event, and the latest reveal of
         each zone stays in every view (with the event's ply) until the zone is revealed again."""
         self.dirty.add("reveals")
+        self.version += 1
         names = [c.name for c in self.zones[z.idx]]
         ply = len(self.events)
         self.reveals = [r for r in self.reveals if r["zone"] != z.key]

@@ -24,7 +24,7 @@ def test_best_formation_is_the_best_completion(names: list[str], placed: int, n:
     g = _game()
     comps = {c.name: c for c in g.st.comps}
     theirs, pool = [comps[x] for x in names[:placed]], [comps[x] for x in names[placed:]]
-    best = ruleset_fn(g.st, "best_formation")(theirs, pool, n, fog)
+    best = ruleset_fn(g.st, "best_formation")(theirs, pool, ruleset_fn(g.st, "values_by_colour")(pool), n, fog)
     brute = best_completion(g.st, theirs, pool, n, "strength", None, [fog])
     assert best == (-1 if brute is None else brute)
 
@@ -35,5 +35,5 @@ def test_best_formation_is_the_best_completion(names: list[str], placed: int, n:
 def test_threatened_against_an_empty_side_agrees_with_the_search(table: list[str], mine: int, n: int, fog: bool) -> None:
     g = _game()
     pool = [c for c in g.st.comps if c.kind == "troop" and c.name not in table]
-    quick = ruleset_fn(g.st, "best_formation")([], pool, n, fog) > mine
+    quick = ruleset_fn(g.st, "best_formation")([], pool, ruleset_fn(g.st, "values_by_colour")(pool), n, fog) > mine
     assert quick == any_completion(g.st, [], pool, n, "beats_claim", "could_beat", [mine, fog])
