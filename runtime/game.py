@@ -522,6 +522,9 @@ class Game:
                         refs, hidden = {}, {}
                     refs[name] = f"{z.key}@{st.zones[z.idx].index(v)}"
                     hidden[name] = st.blind(z)
+        if refs is not NO_ARGS:  # the same few slot references recur: events share them
+            refs = _shared(refs, tuple(refs.items()))
+            hidden = _shared(hidden, tuple((n, tuple(b)) for n, b in hidden.items()))
         st.version += 1
         st.dirty.add("ply")
         st.flow = None
@@ -785,6 +788,20 @@ def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[st
             raise BadOption(o.name, f"option '{o.name}' must be in {o.range[0]}..{o.range[1]}, not {v!r}")
         out[o.name] = v
     return out
+
+
+_SHARED_ARGS: dict[tuple, dict] = {}
+
+
+def _shared(d: dict, key: tuple) -> dict:
+    """One dict object per content (`key`) for the `refs` and `hidden_from` of move events;
+    a live game keeps all its events, and these repeat."""
+    got = _SHARED_ARGS.get(key)
+    if got is None:
+        if len(_SHARED_ARGS) >= 100_000:
+            return d
+        got = _SHARED_ARGS[key] = d
+    return got
 
 
 def _src(span: Any) -> str:
