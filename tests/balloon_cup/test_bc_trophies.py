@@ -221,9 +221,33 @@ def test_each_way_to_pay_with_sets_is_a_separate_choice():
     force_cubes(g, "yellow", 3, "won[0]")
     _tile1_flight(g)
     blue = trophy_name(g, "blue")
-    assert claims(g, 0) == [(blue, (("gray", 1),)), (blue, (("yellow", 1),))]
+    # one set pays the missing cube; both sets may pay two cubes of the price (decisions table)
+    assert claims(g, 0) == [(blue, (("gray", 1),)), (blue, (("gray", 1), ("yellow", 1))), (blue, (("yellow", 1),))]
     move(g, 0, "claim", tr=blue, trade={"yellow": 1})
     assert colours(g, "won[0]") == ["gray"] * 3 + ["red"]
+
+
+def test_sets_may_pay_part_of_the_price_even_with_enough_cubes_of_the_colour():
+    """Decisions table, seed 001: "an unlimited number of the required cubes may be replaced by
+    sets of three of other colours", never more sets than the price."""
+    g = _game()
+    force_trophy(g, "red", 1)
+    force_trophy(g, "yellow", 1)
+    force_cubes(g, "gray", 3, "won[0]")  # enough for the gray trophy (3) with cubes alone
+    force_cubes(g, "red", 8, "won[0]")  # with the flight's red cube: three sets of red
+    force_cubes(g, "yellow", 6, "won[0]")  # two sets of yellow: five sets, more than the price
+    _tile1_flight(g)
+    gray = trophy_name(g, "gray")
+    ways = [dict(t) for tr, t in claims(g, 0) if tr == gray]
+    assert sorted(ways, key=lambda w: (sum(w.values()), sorted(w.items()))) == [
+        {}, {"red": 1}, {"yellow": 1}, {"red": 1, "yellow": 1}, {"red": 2}, {"yellow": 2},
+        {"red": 1, "yellow": 2}, {"red": 2, "yellow": 1}, {"red": 3},
+    ]
+    with pytest.raises(IllegalMove, match="you must claim"):
+        move(g, 0, "done")  # payable without trades: a claim stays compulsory
+    move(g, 0, "claim", tr=gray, trade={"red": 2})
+    assert colours(g, "won[0]") == ["gray"] * 2 + ["red"] * 3 + ["yellow"] * 6
+    assert colours(g, "box") == ["gray"] + ["red"] * 6
 
 
 def test_a_trade_map_that_is_not_offered_is_refused():
