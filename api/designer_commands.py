@@ -259,6 +259,13 @@ def _print_stats(s: dict) -> None:
     for k, v in s["outcomes"].items():
         t.add_row(k, str(v))
     c.print(t)
+    if len(s.get("wins_by_seat", {})) > s["seats"]:  # with automata: every seat's wins, zeros included
+        w = Table(title="wins by seat")
+        w.add_column("seat")
+        w.add_column("wins", justify="right")
+        for k, v in s["wins_by_seat"].items():
+            w.add_row(k, str(v))
+        c.print(w)
     r = Table(title="how games ended")
     r.add_column("reason")
     r.add_column("games", justify="right")

@@ -16,13 +16,20 @@ from dsl import Ruleset
 from runtime import Game
 
 
-def outcome_key(outcome: dict[str, Any] | None) -> str:
-    """A label for an outcome: `win seat 0`, `draw`, `team`, or `cut at ply cap` / `stuck`."""
+def seat_label(seat: int, automata: dict[str, int] | None = None) -> str:
+    """`seat 0`, or `seat 1 (automaton NAME)` for a seat the rules drive."""
+    name = next((n for n, s in (automata or {}).items() if s == seat), None)
+    return f"seat {seat}" if name is None else f"seat {seat} (automaton {name})"
+
+
+def outcome_key(outcome: dict[str, Any] | None, automata: dict[str, int] | None = None) -> str:
+    """A label for an outcome: `win seat 0` (an automaton's seat named), `draw`, `team`, or
+    `cut at ply cap` / `stuck`."""
     if outcome is None:
         return "cut at ply cap"
     kind = outcome["kind"]
     if kind == "win" or (kind in ("scores", "rank") and len(outcome["winners"]) == 1):
-        return f"win seat {outcome['winners'][0]}"
+        return f"win {seat_label(outcome['winners'][0], automata)}"
     if kind == "team":
         return "team score"
     if kind == "draw":
@@ -37,7 +44,8 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     Keys: ruleset, variants, seats, games, plies, seconds, playouts_per_s, plies_per_s,
     outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score,
     mean_scores ({seat: mean final score} over the games whose outcome scores every seat with a
-    number; None when no game did).
+    number; None when no game did), wins_by_seat ({seat label: games won alone}, every seat
+    listed, automata included and named).
     """
     rng = random.Random(seed)
     outcomes: Counter[str] = Counter()
@@ -48,6 +56,8 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     team_scores = []
     seat_scores: list[dict[str, float]] = []
     n_seats = seats or rs.seats[0]
+    automata = {a.name: n_seats + i for i, a in enumerate(rs.automata)}
+    wins: Counter[int] = Counter()
     t0 = time.perf_counter()
     for i in range(games):
         g = Game.new(rs, n_seats, options, seed=f"{seed}:{i}")
@@ -68,7 +78,9 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
         if stuck:
             outcomes["stuck (no legal move)"] += 1
         else:
-            outcomes[outcome_key(g.outcome)] += 1
+            outcomes[outcome_key(g.outcome, automata)] += 1
+            if g.outcome and len(g.outcome.get("winners") or ()) == 1 and g.outcome["kind"] != "draw":
+                wins[g.outcome["winners"][0]] += 1
         if g.outcome:
             reasons[g.outcome.get("reason") or g.outcome["kind"]] += 1
             if g.outcome["kind"] == "team":
@@ -97,6 +109,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
         "mean_team_score": sum(team_scores) / len(team_scores) if team_scores else None,
         "mean_scores": {str(s): sum(sc[str(s)] for sc in seat_scores) / len(seat_scores) for s in range(n_seats)}
         if seat_scores else None,
+        "wins_by_seat": {seat_label(s, automata): wins[s] for s in range(n_seats + len(automata))},
     }
 
 

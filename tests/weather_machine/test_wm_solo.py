@@ -13,6 +13,7 @@ from pathlib import Path
 
 from wm_helpers import HOOKS, play, ruleset, step, var, zone
 
+from api.simulation import simulate
 from runtime import Game
 
 HOOK_DIR = Path(__file__).with_name("hooks")
@@ -276,3 +277,11 @@ def test_two_level_3_extreme_weather_tiles_out_lose():
     assert g.outcome["reason"] == "two level-3 extreme-weather tiles are out"
     g = solo()
     assert not g.terminal  # level-1 tiles out at the start lose nothing
+
+
+def test_simulate_ends_every_game_by_the_rules_and_counts_wins_against_the_saboteurs():
+    stats = simulate(ruleset("solo"), 1, {}, 10, 1, 5000)
+    assert sum(stats["outcomes"].values()) == 10
+    assert set(stats["outcomes"]) <= {"win seat 0", "win seat 1 (automaton saboteurs)"}
+    assert list(stats["wins_by_seat"]) == ["seat 0", "seat 1 (automaton saboteurs)"]
+    assert sum(stats["wins_by_seat"].values()) == 10
