@@ -268,7 +268,8 @@ def test_the_report_deck_running_out_loses_at_the_start_of_a_saboteur_turn():
             g.apply(0, next(m for m in g.legal_moves(0) if m.name in ("done_actions", "supply_done", "final_done")))
     assert g.outcome["winners"] == [1]
     assert g.outcome["reason"] == "the report deck ran out"
-    assert zone(g, "current_report") == [] and g.view(None)["zones"]["report_deck"]["count"] == 0
+    assert g.view(None)["zones"]["report_deck"]["count"] == 0
+    assert g.events[-1].seat == 0  # it ended as the Saboteurs' turn began: they made no move
 
 
 def test_two_level_3_extreme_weather_tiles_out_lose():
