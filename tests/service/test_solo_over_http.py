@@ -52,7 +52,7 @@ def test_a_solo_game_plays_to_its_end_with_one_token_and_audits(server, tmp_path
     audited = run_cli("audit", str(write_log(tmp_path / "solo.jsonl", log)))
     assert audited.returncode == 0 and audited.stdout.startswith("verified"), audited.stdout + audited.stderr
     # an edited Saboteur move is caught
-    i = next(i for i, e in enumerate(log) if e["kind"] == "move" and e["body"]["seat"] == 1 and e["body"]["args"])
+    i = next(i for i, e in enumerate(log) if e.get("kind") == "move" and e["body"]["seat"] == 1 and e["body"]["args"])
     edited = [dict(e) for e in log]
     edited[i]["body"] = dict(log[i]["body"], args={k: "snow" if v != "snow" else "rain" for k, v in log[i]["body"]["args"].items()})
     bad = run_cli("audit", str(write_log(tmp_path / "edited.jsonl", edited)))
