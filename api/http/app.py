@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, AsyncIterator
 
+import orjson
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -56,6 +57,18 @@ async def _token(request: Request, creds: HTTPAuthorizationCredentials | None = 
     if request.headers.get("authorization"):
         raise Unauthenticated("bad_token", "the Authorization header must be 'Bearer <token>'")
     return None
+
+
+class FastJSONResponse(JSONResponse):
+    """JSON rendered by orjson (several times faster than the standard library on views and
+    move lists); falls back to the standard encoder for what orjson refuses (integers beyond
+    64 bits). Non-string keys become strings, as with `json.dumps`."""
+
+    def render(self, content: Any) -> bytes:
+        try:
+            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        except orjson.JSONEncodeError:
+            return super().render(content)
 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
@@ -126,7 +139,7 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
     # service call, and return the service's JSON as is: `response_model` documents the shape
     # in OpenAPI without re-validating every response.
     async def run(fn: Any, *args: Any, status_code: int = 200) -> JSONResponse:
-        return JSONResponse(await run_in_threadpool(fn, *args), status_code=status_code)
+        return FastJSONResponse(await run_in_threadpool(fn, *args), status_code=status_code)
 
     @app.get("/healthz", tags=["service"])
     async def healthz() -> dict[str, str]:

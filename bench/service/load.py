@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -25,6 +26,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Iterator
 
 import httpx
 
@@ -131,6 +133,41 @@ def run(base_url: str, clients: int, procs: int, ruleset: str, max_moves: int, m
     }
 
 
+@contextlib.contextmanager
+def temporary_db(db: str | None) -> Iterator[tuple[str, str]]:
+    """`(url, label)`: a temporary SQLite file (db None) or a throwaway schema of the
+    PostgreSQL database `db`, dropped afterwards."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if db is None:
+            yield f"sqlite:///{Path(tmp) / 'bench.db'}", "sqlite"
+            return
+        import sqlalchemy as sa
+
+        schema = f"ludex_bench_{uuid.uuid4().hex[:8]}"
+        engine = sa.create_engine(db, poolclass=sa.NullPool)
+        with engine.begin() as conn:
+            conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+        sep = "&" if "?" in db else "?"
+        try:
+            yield f"{db}{sep}options=-csearch_path%3D{schema}", "postgresql"
+        finally:
+            with engine.begin() as conn:
+                conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+@contextlib.contextmanager
+def temporary_server(db: str | None) -> Iterator[tuple[Server, str]]:
+    """`(server, label)`: `ludex serve` over `temporary_db(db)`."""
+    with temporary_db(db) as (db_url, label):
+        server_log = Path(tempfile.gettempdir()) / f"ludex-bench-{label}.log"
+        server_log.unlink(missing_ok=True)
+        server = Server(db_url, server_log).start()
+        try:
+            yield server, label
+        finally:
+            server.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", default=None, help="PostgreSQL URL (default: a temporary SQLite file)")
@@ -141,31 +178,10 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="load-generator processes sharing the clients")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory() as tmp:
-        schema = None
-        if args.db is None:
-            db_url, label = f"sqlite:///{Path(tmp) / 'bench.db'}", "sqlite"
-        else:
-            import sqlalchemy as sa
-
-            schema = f"ludex_bench_{uuid.uuid4().hex[:8]}"
-            engine = sa.create_engine(args.db, poolclass=sa.NullPool)
-            with engine.begin() as conn:
-                conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-            sep = "&" if "?" in args.db else "?"
-            db_url, label = f"{args.db}{sep}options=-csearch_path%3D{schema}", "postgresql"
-        server_log = Path(tempfile.gettempdir()) / f"ludex-bench-{label}.log"
-        server_log.unlink(missing_ok=True)
-        server = Server(db_url, server_log).start()
-        try:
-            server_cpu = _cpu_seconds(server.proc.pid)
-            result = run(server.http, args.clients, args.procs, args.ruleset, args.max_moves, args.max_seconds)
-            result["server_cpu"] = _cpu_seconds(server.proc.pid) - server_cpu
-        finally:
-            server.stop()
-            if schema is not None:
-                with engine.begin() as conn:
-                    conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    with temporary_server(args.db) as (server, label):
+        server_cpu = _cpu_seconds(server.proc.pid)
+        result = run(server.http, args.clients, args.procs, args.ruleset, args.max_moves, args.max_seconds)
+        result["server_cpu"] = _cpu_seconds(server.proc.pid) - server_cpu
     print(
         f"{label}: {args.clients} clients, {result['moves']} moves in {result['seconds']:.1f}s "
         f"({result['games']} games started, {result['finished']} finished, {result['errors']} errors)\n"
