@@ -21,17 +21,61 @@ import asyncio
 import multiprocessing
 import random
 import time
+from typing import Any
 
-import httpx
+import orjson
 
 from bench.service.load import _cpu_seconds, percentile, temporary_server
 
 
-async def _new_game(client: httpx.AsyncClient, ruleset: str) -> dict:
-    r = await client.post("/games", json={"ruleset": ruleset})
-    r.raise_for_status()
-    game = r.json()
-    game["decision"] = (await client.get(f"/games/{game['game_id']}/view")).json()["decision"]
+class Connection:
+    """One keep-alive HTTP/1.1 connection that speaks just what this benchmark needs (JSON
+    bodies with Content-Length). A general client (httpx) costs the load generator several
+    times the server's CPU per request, which on a small machine measures the client."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        """`(status, decoded JSON body)`; reconnects once if the server closed the connection."""
+        data = b"" if body is None else orjson.dumps(body)
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(data)}\r\n"
+        if token:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        message = head.encode() + b"\r\n" + data
+        for attempt in (1, 2):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            assert self.reader is not None
+            try:
+                self.writer.write(message)
+                status_line = await self.reader.readline()
+                if not status_line:
+                    raise ConnectionResetError("closed by the server")
+                length = 0
+                while (line := await self.reader.readline()) not in (b"\r\n", b""):
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        length = int(value)
+                payload = await self.reader.readexactly(length)
+                return int(status_line.split()[1]), orjson.loads(payload) if payload else None
+            except (ConnectionError, asyncio.IncompleteReadError):
+                self.writer.close()
+                self.writer = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+
+async def _new_game(conn: Connection, ruleset: str) -> dict:
+    status, game = await conn.request("POST", "/games", {"ruleset": ruleset})
+    assert status == 201, game
+    game["decision"] = (await conn.request("GET", f"/games/{game['game_id']}/view"))[1]["decision"]
+    game["conn"] = conn
     return game
 
 
@@ -39,47 +83,48 @@ async def _client(base_url: str, ruleset: str, rate: float, seconds: float, game
     rng = random.Random(seed)
     times: dict[str, list[float]] = {"legal-moves": [], "moves": []}
     errors = 0
-    limits = httpx.Limits(max_connections=games, max_keepalive_connections=games)
-    async with httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits) as client:
-        pool: asyncio.Queue[dict] = asyncio.Queue()
-        for g in await asyncio.gather(*(_new_game(client, ruleset) for _ in range(games))):
-            pool.put_nowait(g)
+    host, port = base_url.removeprefix("http://").rsplit(":", 1)
+    pool: asyncio.Queue[dict] = asyncio.Queue()
+    for g in await asyncio.gather(*(_new_game(Connection(host, int(port)), ruleset) for _ in range(games))):
+        pool.put_nowait(g)
 
-        async def one_move(due: float) -> None:
-            nonlocal errors
-            game = await pool.get()
-            try:
-                seat = rng.choice(game["decision"]["seats"])
-                auth = {"Authorization": f"Bearer {game['tokens'][seat]}"}
-                legal = (await client.get(f"/games/{game['game_id']}/legal-moves", headers=auth)).json()
-                times["legal-moves"].append(time.perf_counter() - due)
-                sent = time.perf_counter()
-                r = await client.post(f"/games/{game['game_id']}/moves", headers=auth,
-                                      json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]})
-                times["moves"].append(time.perf_counter() - sent)
-                if r.status_code != 200:
-                    raise RuntimeError(r.text)
-                game["decision"] = r.json()["decision"]
-            except (httpx.TransportError, RuntimeError):  # counted, and the game re-read
-                errors += 1
-                game["decision"] = (await client.get(f"/games/{game['game_id']}/view")).json()["decision"]
-            try:
-                if game["decision"]["terminal"]:
-                    game = await _new_game(client, ruleset)
-            finally:
-                pool.put_nowait(game)
+    async def one_move(due: float) -> None:
+        nonlocal errors
+        game = await pool.get()
+        conn, path = game["conn"], f"/games/{game['game_id']}"
+        try:
+            token = game["tokens"][rng.choice(game["decision"]["seats"])]
+            status, legal = await conn.request("GET", f"{path}/legal-moves", token=token)
+            times["legal-moves"].append(time.perf_counter() - due)
+            sent = time.perf_counter()
+            status, answer = await conn.request(
+                "POST", f"{path}/moves", {"move": rng.choice(legal["moves"]), "expected_version": legal["version"]}, token
+            )
+            times["moves"].append(time.perf_counter() - sent)
+            if status != 200:
+                raise RuntimeError(answer)
+            game["decision"] = answer["decision"]
+        except (ConnectionError, RuntimeError):  # counted, and the game re-read
+            errors += 1
+            game["decision"] = (await conn.request("GET", f"{path}/view"))[1]["decision"]
+        try:
+            if game["decision"]["terminal"]:
+                game = await _new_game(conn, ruleset)
+        finally:
+            pool.put_nowait(game)
 
-        tasks = []
-        start = time.perf_counter()
-        for i in range(int(rate * seconds)):
-            due = start + i / rate
-            delay = due - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            tasks.append(asyncio.create_task(one_move(due)))
-        await asyncio.gather(*tasks)
-        elapsed = time.perf_counter() - start
-    return {"times": times, "errors": errors, "moves": len(tasks), "elapsed": elapsed}
+    tasks = []
+    start = time.perf_counter()
+    for i in range(int(rate * seconds)):
+        due = start + i / rate
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        tasks.append(asyncio.create_task(one_move(due)))
+    await asyncio.gather(*tasks)
+    elapsed = time.perf_counter() - start
+    return {"times": times, "errors": errors, "moves": len(tasks), "elapsed": elapsed,
+            "cpu": time.process_time()}
 
 
 def _worker(job: tuple) -> dict:
@@ -95,7 +140,8 @@ def run_rate(base_url: str, pid: int, ruleset: str, rate: float, seconds: float,
     cpu = _cpu_seconds(pid) - cpu0
     moves = sum(x["moves"] for x in parts)
     result = {"rate": rate, "moves": moves, "errors": sum(x["errors"] for x in parts),
-              "achieved": moves / max(x["elapsed"] for x in parts), "server_cpu_ms_per_move": cpu / moves * 1000}
+              "achieved": moves / max(x["elapsed"] for x in parts), "server_cpu_ms_per_move": cpu / moves * 1000,
+              "client_cpu_ms_per_move": sum(x["cpu"] for x in parts) / moves * 1000}
     for endpoint in ("legal-moves", "moves"):
         ms = [t * 1000 for x in parts for t in x["times"][endpoint]]
         result[f"latency {endpoint}"] = {q: percentile(ms, v) for q, v in (("p50", 0.5), ("p99", 0.99), ("p999", 0.999))}
@@ -115,7 +161,8 @@ def main() -> None:
         for rate in args.rates:
             r = run_rate(server.http, server.proc.pid, args.ruleset, rate, args.seconds, args.procs, args.games)
             print(f"{label} open loop {rate:.0f} moves/s offered, {r['achieved']:.0f} achieved, {r['moves']} moves, "
-                  f"{r['errors']} errors, server CPU {r['server_cpu_ms_per_move']:.2f} ms/move")
+                  f"{r['errors']} errors, CPU per move: server {r['server_cpu_ms_per_move']:.2f} ms, "
+                  f"load generator {r['client_cpu_ms_per_move']:.2f} ms")
             for endpoint in ("legal-moves", "moves"):
                 q = r[f"latency {endpoint}"]
                 print(f"  {endpoint:12s} p50 {q['p50']:7.1f} ms  p99 {q['p99']:7.1f} ms  p999 {q['p999']:7.1f} ms")
