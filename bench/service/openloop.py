@@ -71,45 +71,100 @@ class Connection:
         raise AssertionError("unreachable")
 
 
-async def _new_game(conn: Connection, ruleset: str) -> dict:
-    status, game = await conn.request("POST", "/games", {"ruleset": ruleset})
-    assert status == 201, game
-    game["decision"] = (await conn.request("GET", f"/games/{game['game_id']}/view"))[1]["decision"]
-    game["conn"] = conn
-    return game
+class HttpFace:
+    """The moves of the benchmark over HTTP, one `Connection` per game."""
+
+    def __init__(self, base_url: str) -> None:
+        host, port = base_url.removeprefix("http://").rsplit(":", 1)
+        self.host, self.port = host, int(port)
+
+    async def new_game(self, ruleset: str, conn: Connection | None = None) -> dict:
+        conn = conn or Connection(self.host, self.port)
+        status, game = await conn.request("POST", "/games", {"ruleset": ruleset})
+        assert status == 201, game
+        game["conn"] = conn
+        game["decision"] = await self.decision(game)
+        return game
+
+    async def decision(self, game: dict) -> dict:
+        return (await game["conn"].request("GET", f"/games/{game['game_id']}/view"))[1]["decision"]
+
+    async def legal_moves(self, game: dict, token: str) -> tuple[list, int]:
+        _, legal = await game["conn"].request("GET", f"/games/{game['game_id']}/legal-moves", token=token)
+        return legal["moves"], legal["version"]
+
+    async def submit(self, game: dict, token: str, move: Any, version: int) -> dict:
+        status, answer = await game["conn"].request(
+            "POST", f"/games/{game['game_id']}/moves", {"move": move, "expected_version": version}, token)
+        if status != 200:
+            raise RuntimeError(answer)
+        return answer["decision"]
 
 
-async def _client(base_url: str, ruleset: str, rate: float, seconds: float, games: int, seed: int) -> dict:
+class GrpcFace:
+    """The same moves over gRPC (one channel per client process)."""
+
+    def __init__(self, target: str) -> None:
+        import grpc
+
+        from api.grpc.codegen import load
+
+        self.grpc = grpc
+        self.pb2, pb2_grpc = load()
+        self.stub = pb2_grpc.LudexStub(grpc.aio.insecure_channel(target))
+
+    async def new_game(self, ruleset: str, conn: Any = None) -> dict:
+        created = await self.stub.CreateGame(self.pb2.CreateGameRequest(ruleset=ruleset))
+        game = {"game_id": created.game_id, "tokens": list(created.tokens)}
+        game["decision"] = await self.decision(game)
+        return game
+
+    async def decision(self, game: dict) -> dict:
+        view = await self.stub.GetView(self.pb2.GetViewRequest(game_id=game["game_id"]))
+        return orjson.loads(view.decision_json)
+
+    async def legal_moves(self, game: dict, token: str) -> tuple[list, int]:
+        legal = await self.stub.GetLegalMoves(self.pb2.GetLegalMovesRequest(game_id=game["game_id"]),
+                                              metadata=[("authorization", f"Bearer {token}")])
+        return list(legal.moves), legal.version
+
+    async def submit(self, game: dict, token: str, move: Any, version: int) -> dict:
+        try:
+            answer = await self.stub.SubmitMove(
+                self.pb2.SubmitMoveRequest(game_id=game["game_id"], move=move, expected_version=version),
+                metadata=[("authorization", f"Bearer {token}")])
+        except self.grpc.RpcError as exc:
+            raise RuntimeError(str(exc)) from exc
+        return orjson.loads(answer.decision_json)
+
+
+async def _client(target: str, face_name: str, ruleset: str, rate: float, seconds: float, games: int,
+                  seed: int) -> dict:
     rng = random.Random(seed)
     times: dict[str, list[float]] = {"legal-moves": [], "moves": []}
     errors = 0
-    host, port = base_url.removeprefix("http://").rsplit(":", 1)
+    face: HttpFace | GrpcFace = HttpFace(target) if face_name == "http" else GrpcFace(target)
     pool: asyncio.Queue[dict] = asyncio.Queue()
-    for g in await asyncio.gather(*(_new_game(Connection(host, int(port)), ruleset) for _ in range(games))):
+    for g in await asyncio.gather(*(face.new_game(ruleset) for _ in range(games))):
         pool.put_nowait(g)
 
     async def one_move(due: float) -> None:
         nonlocal errors
         game = await pool.get()
-        conn, path = game["conn"], f"/games/{game['game_id']}"
         try:
             token = game["tokens"][rng.choice(game["decision"]["seats"])]
-            status, legal = await conn.request("GET", f"{path}/legal-moves", token=token)
+            moves, version = await face.legal_moves(game, token)
             times["legal-moves"].append(time.perf_counter() - due)
             sent = time.perf_counter()
-            status, answer = await conn.request(
-                "POST", f"{path}/moves", {"move": rng.choice(legal["moves"]), "expected_version": legal["version"]}, token
-            )
+            decision = await face.submit(game, token, rng.choice(moves), version)
             times["moves"].append(time.perf_counter() - sent)
-            if status != 200:
-                raise RuntimeError(answer)
-            game["decision"] = answer["decision"]
+            game["decision"] = decision
         except (ConnectionError, RuntimeError):  # counted, and the game re-read
             errors += 1
-            game["decision"] = (await conn.request("GET", f"{path}/view"))[1]["decision"]
+            game["decision"] = await face.decision(game)
         try:
             if game["decision"]["terminal"]:
-                game = await _new_game(conn, ruleset)
+                game = await face.new_game(ruleset, game.get("conn"))
         finally:
             pool.put_nowait(game)
 
@@ -131,9 +186,10 @@ def _worker(job: tuple) -> dict:
     return asyncio.run(_client(*job))
 
 
-def run_rate(base_url: str, pid: int, ruleset: str, rate: float, seconds: float, procs: int, games: int) -> dict:
+def run_rate(target: str, face: str, pid: int, ruleset: str, rate: float, seconds: float, procs: int,
+             games: int) -> dict:
     """One rate: `procs` processes each offering rate/procs moves/s for `seconds`."""
-    jobs = [(base_url, ruleset, rate / procs, seconds, games, 1000 * i + int(rate)) for i in range(procs)]
+    jobs = [(target, face, ruleset, rate / procs, seconds, games, 1000 * i + int(rate)) for i in range(procs)]
     cpu0 = _cpu_seconds(pid)
     with multiprocessing.get_context("spawn").Pool(procs) as p:
         parts = p.map(_worker, jobs)
@@ -154,13 +210,15 @@ def main() -> None:
     parser.add_argument("--rates", type=float, nargs="+", default=[200, 500], help="offered moves/s")
     parser.add_argument("--seconds", type=float, default=20.0, help="length of each rate's schedule")
     parser.add_argument("--ruleset", default="balloon_cup")
+    parser.add_argument("--face", choices=["http", "grpc"], default="http")
     parser.add_argument("--procs", type=int, default=2, help="client processes sharing the schedule")
     parser.add_argument("--games", type=int, default=40, help="games in play per client process")
     args = parser.parse_args()
     with temporary_server(args.db) as (server, label):
         for rate in args.rates:
-            r = run_rate(server.http, server.proc.pid, args.ruleset, rate, args.seconds, args.procs, args.games)
-            print(f"{label} open loop {rate:.0f} moves/s offered, {r['achieved']:.0f} achieved, {r['moves']} moves, "
+            target = server.http if args.face == "http" else server.grpc_target
+            r = run_rate(target, args.face, server.proc.pid, args.ruleset, rate, args.seconds, args.procs, args.games)
+            print(f"{label} {args.face} open loop {rate:.0f} moves/s offered, {r['achieved']:.0f} achieved, {r['moves']} moves, "
                   f"{r['errors']} errors, CPU per move: server {r['server_cpu_ms_per_move']:.2f} ms, "
                   f"load generator {r['client_cpu_ms_per_move']:.2f} ms")
             for endpoint in ("legal-moves", "moves"):
