@@ -514,17 +514,21 @@ class Game:
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
         for (name, slot, _d), v in zip(mc.binders, binding):
             env[slot] = v
-            args[name] = encode(v)
             if v.__class__ is Comp:
+                args[name] = v.name
                 z = st.zone_of(v)
                 if z is not None and z.visibility != "public":
+                    # the same few slot references recur: events share their dicts
+                    i = st.zones[z.idx].index(v)
+                    one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
+                    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner)
+                    one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
                     if refs is NO_ARGS:
-                        refs, hidden = {}, {}
-                    refs[name] = f"{z.key}@{st.zones[z.idx].index(v)}"
-                    hidden[name] = st.blind(z)
-        if refs is not NO_ARGS:  # the same few slot references recur: events share them
-            refs = _shared(refs, tuple(refs.items()))
-            hidden = _shared(hidden, tuple((n, tuple(b)) for n, b in hidden.items()))
+                        refs, hidden = one_ref, one_blind
+                    else:  # a second hidden argument (rare): a dict of its own
+                        refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
+            else:
+                args[name] = v if v.__class__ is int or v.__class__ is str else encode(v)
         st.version += 1
         st.dirty.add("ply")
         st.flow = None
@@ -793,15 +797,14 @@ def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[st
 _SHARED_ARGS: dict[tuple, dict] = {}
 
 
-def _shared(d: dict, key: tuple) -> dict:
-    """One dict object per content (`key`) for the `refs` and `hidden_from` of move events;
-    a live game keeps all its events, and these repeat."""
-    got = _SHARED_ARGS.get(key)
-    if got is None:
-        if len(_SHARED_ARGS) >= 100_000:
-            return d
-        got = _SHARED_ARGS[key] = d
-    return got
+_shared = _SHARED_ARGS.get  # one `refs`/`hidden_from` dict per content, shared by the events that have it
+
+
+def _shared_put(key: tuple, d: dict) -> dict:
+    """Keep `d` as the shared dict for `key` (a live game keeps all its events, and these repeat)."""
+    if len(_SHARED_ARGS) < 100_000:
+        _SHARED_ARGS[key] = d
+    return d
 
 
 def _src(span: Any) -> str:
