@@ -234,6 +234,11 @@ class Checker:
             if d.then.args[1] is not None:
                 self.expect(d.then.args[1], {}, "seat")
 
+    def _most_seats(self) -> int:
+        """The most seats a game of these rules can have, automata included."""
+        high = max((d.high for d in self.of("seats")), default=2)
+        return high + len(self.by_kind.get("automaton", {}))
+
     def _decl_automaton(self, d: A.AutomatonDecl) -> None:
         """An automaton needs a human seat beside it, a name of its own and steps that exist;
         `goto S by NAME` and `turn NAME` must lead it to one of its steps."""
@@ -325,6 +330,8 @@ class Checker:
         if op == "move_stmt":
             self.expr(a[0], scope)
             self.expect_zone(a[1], scope)
+            if a[2] is not None and a[2].op in ("top", "at"):
+                self.require_ordered(a[1], scope, "a place in it (`top`, `at N`) means something")
             if a[2] is not None and a[2].op == "at":
                 self.expect(a[2].args[0], scope, "int")
         elif op == "shuffle_stmt":
@@ -332,6 +339,7 @@ class Checker:
         elif op == "draw_stmt":
             self.expect(a[0], scope, "int")
             self.expect_zone(a[1], scope)
+            self.require_ordered(a[1], scope, "`draw` takes from the top")
             self.expect_zone(a[2], scope)
             if len(a) > 3 and a[3] is not None:
                 self.expect_zone(a[3], scope)
@@ -468,6 +476,22 @@ class Checker:
         elif not (t.startswith("zone:") or t == "any"):
             self.rep.error(e.span, f"type mismatch: expected a zone, found {pretty(t)}")
         return t
+
+    def require_ordered(self, e: A.Node, scope: dict[str, str], why: str) -> None:
+        """`ordered` means the order of a zone is part of the rules: only such a zone is drawn
+        from (`draw N from`) or given a place (`move ... top | at N`)."""
+        base = e
+        while base.op == "index":
+            base = base.args[0]
+        decls: list[A.ZoneDecl] = []
+        if base.op == "name" and base.args[0] not in scope:
+            z = self.by_kind.get("zone", {}).get(base.args[0])
+            decls = [z] if z is not None else []
+        elif base.op == "attr":  # an entity's member zone: every member zone of that name
+            decls = [z for ent in self.of("entity") for z in ent.zones if z.name == base.args[1]]
+        if decls and not any(z.ordered for z in decls):
+            self.rep.error(e.span, f"zone '{decls[0].name}' is not `ordered`, and {why}",
+                           f"declare it `zone {decls[0].name}: ... ordered`: its order matters to the rules")
 
     def unknown(self, name: str, span: A.Span | None, scope: dict[str, str]) -> str:
         cands = set(scope) | set(self.global_types) | set(SPECIAL_NAMES) | set(self.by_kind.get("fn", {}))
@@ -652,6 +676,9 @@ class Checker:
             return "any"
         if name in ctors:
             return self._ctor_type(name)
+        if name == "other" and self._most_seats() > 2:
+            self.rep.error(e.span, f"`other(s)` needs a game of exactly two seats, but this one may have {self._most_seats()}",
+                           "write `next(s)` for the seat after s, or `seats where it != s` for every other seat")
         if name in BUILTINS:
             lo, hi, res = BUILTINS[name]
             if not lo <= len(argt) <= hi:

@@ -271,3 +271,23 @@ def test_joining_a_single_item_says_to_wrap_it(snapshot):
     assert (d.message, d.hint) == ("type mismatch: `++` joins two lists, found a number", "to add one item, write `xs ++ [x]`")
     assert str(d) == snapshot
     assert diagnostics(MINI + "\nconst xs = [0, 0] ++ [2]\n") == []
+
+
+# ---- `other(s)` and `ordered` (issue 12) ----
+
+def test_other_in_a_game_of_more_than_two_seats_is_a_diagnostic(snapshot):
+    d = _one(edit("seats 2", "seats 2..4", edit("score[actor] += points(c)", "score[other(actor)] += points(c)")))
+    assert d.message == "`other(s)` needs a game of exactly two seats, but this one may have 4"
+    assert "next(s)" in d.hint
+    assert str(d) == snapshot
+    assert diagnostics(edit("score[actor] += points(c)", "score[other(actor)] += points(c)")) == []
+
+
+def test_draws_and_places_need_an_ordered_zone(snapshot):
+    found = diagnostics(edit("zone deck: card hidden ordered", "zone deck: card hidden"))
+    assert [(d.line, d.message) for d in found] == [(n, "zone 'deck' is not `ordered`, and `draw` takes from the top") for n in (20, 31)]
+    assert str(found[0]) == snapshot
+    d = _one(edit("move c to pile\n", "move c to pile top\n"))
+    assert d.message == "zone 'pile' is not `ordered`, and a place in it (`top`, `at N`) means something"
+    assert diagnostics(edit("move c to pile\n", "move c to deck top\n")) == []  # deck is ordered
+    assert diagnostics(edit("move c to pile\n", "move c to pile\n  move top(pile) to deck\n")) == []  # top() picks one
