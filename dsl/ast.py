@@ -148,6 +148,7 @@ class ZoneDecl(Decl):
     per_seat: bool = False
     ordered: bool = False
     init: Node | None = None
+    per: str = ""  # `per ENUM`: one zone per value of that enum (`discard[red]`)
     kind: str = attrs.field(default="zone", init=False)
 
 
@@ -156,6 +157,7 @@ class VarDecl(Decl):
     type: TypeRef = TypeRef("int")
     per_seat: bool = False
     init: Node = Node("none_lit", ())
+    per: str = ""  # `per ENUM`: one value per value of that enum, a map (`height[red]`)
     kind: str = attrs.field(default="var", init=False)
 
 

@@ -86,12 +86,12 @@ class Checker:
         for c in self.of("components"):
             g[c.name] = "list:" + self._set_type(c.value)
         for z in self.of("zone"):
-            g[z.name] = f"zones:{z.holds}" if z.per_seat else f"zone:{z.holds}"
+            g[z.name] = zone_type(z)
         for e in self.of("entities"):
             g[e.name] = "list:" + self._set_type(e.value)
         for v in self.of("var"):
             t = self.type_of(v.type)
-            g[v.name] = f"seatmap:{t}" if v.per_seat else t
+            g[v.name] = f"seatmap:{t}" if v.per_seat else (f"map:enum:{v.per}|{t}" if v.per else t)
         for c in self.of("const"):
             g[c.name] = "any"
         for s in self.of("step"):
@@ -189,9 +189,16 @@ class Checker:
             t = self.expr(d.init, scope or {})
             if not compatible(f"list:comp:{d.holds}", t):
                 self.rep.error(d.init.span or d.span, f"type mismatch: zone '{d.name}' holds {d.holds} components, found {pretty(t)}")
-            if d.per_seat and not (d.init.op == "list_lit" and not d.init.args):
-                self.rep.error(d.init.span or d.span, f"per-seat zone '{d.name}' starts empty",
+            if (d.per_seat or d.per) and not (d.init.op == "list_lit" and not d.init.args):
+                self.rep.error(d.init.span or d.span, f"per-{d.per or 'seat'} zone '{d.name}' starts empty",
                                "write `= []` and deal to it in `setup`")
+        self.check_per(d)
+
+    def check_per(self, d: A.ZoneDecl | A.VarDecl) -> None:
+        """`per ENUM` names an enum (`per seat` is the seats)."""
+        if d.per and d.per not in self.by_kind.get("enum", {}):
+            self.rep.error(d.span, f"'{d.kind} {d.name}: per {d.per}': '{d.per}' is not `seat` or an enum",
+                           did_you_mean(d.per, ["seat", *self.by_kind.get("enum", {})]))
 
     def _decl_entity(self, d: A.EntityDecl) -> None:
         scope = {f.name: self.type_of(f.type) for f in d.fields}
@@ -208,6 +215,7 @@ class Checker:
         want = self.type_of(d.type)
         if not compatible(want, t) or (t == "none" and not d.type.optional and want != "any"):
             self.rep.error(d.init.span or d.span, f"type mismatch: '{d.name}' is {pretty(want)} but starts as {pretty(t)}")
+        self.check_per(d)
 
     def _params(self, params: tuple[A.Param, ...]) -> dict[str, str]:
         for p in params:
@@ -473,6 +481,9 @@ class Checker:
         t = self.expr(e, scope)
         if t.startswith("zones:"):
             self.rep.error(e.span, "this zone has one part per seat: index it with a seat, e.g. `hand[actor]`")
+        elif t.startswith("keyed:"):
+            key = t[6:].split("|", 1)[0]
+            self.rep.error(e.span, f"this zone has one part per {key}: index it with a {key}, e.g. `{e.args[0] if e.op == 'name' else 'zone'}[...]`")
         elif not (t.startswith("zone:") or t == "any"):
             self.rep.error(e.span, f"type mismatch: expected a zone, found {pretty(t)}")
         return t
@@ -537,6 +548,11 @@ class Checker:
                 return "zone:" + t[6:]
             if t.startswith("seatmap:"):
                 return t[8:]
+            if t.startswith("keyed:"):
+                key, inner = t[6:].split("|", 1)
+                if key in self.by_kind.get("enum", {}) and not compatible(f"enum:{key}", it):
+                    self.rep.error(a[1].span, f"type mismatch: a per-{key} zone is indexed by a {key}, found {pretty(it)}")
+                return inner
             if t.startswith("map:"):
                 return t[4:].split("|", 1)[1] if "|" in t else "any"
             return elem(t) if t.startswith(("list:", "zone:")) else "any"
@@ -711,7 +727,7 @@ class Checker:
             d = self.by_kind.get("entity", {}).get(t[4:])
             if d is not None:
                 members = {f.name: self.type_of(f.type) for f in d.fields}
-                members.update({z.name: (f"zones:{z.holds}" if z.per_seat else f"zone:{z.holds}") for z in d.zones})
+                members.update({z.name: zone_type(z) for z in d.zones})
                 members.update({v.name: self.type_of(v.type) for v in d.vars})
                 if attr in members:
                     return members[attr]
@@ -720,6 +736,13 @@ class Checker:
                 self.rep.error(span, f"entity '{d.name}' has no member '{attr}'", did_you_mean(attr, members))
                 return "any"
         return "any"
+
+
+def zone_type(z: A.ZoneDecl) -> str:
+    """The checker's type of a zone name: `zone:C`, `zones:C` (per seat) or `keyed:E|zone:C` (per enum E)."""
+    if z.per:
+        return f"keyed:{z.per}|zone:{z.holds}"
+    return f"zones:{z.holds}" if z.per_seat else f"zone:{z.holds}"
 
 
 def compatible(want: str, got: str) -> bool:
@@ -756,6 +779,9 @@ def pretty(t: str) -> str:
         return f"a zone of {t[5:]}"
     if t.startswith("seatmap:"):
         return f"{pretty(t[8:])} per seat"
+    if t.startswith("keyed:"):
+        k, v = t[6:].split("|", 1)
+        return f"{pretty(v)} per {k}"
     if t.startswith("map:") and "|" in t:
         k, v = t[4:].split("|", 1)
         return f"a map from {pretty(k).removeprefix('a ')} to {pretty(v).removeprefix('a ')}"

@@ -118,8 +118,8 @@ class _Build(Transformer):
     def components_decl(self, meta, name, value, doc=None):
         return A.ComponentsDecl(str(name), _doc(doc), self._tspan(name), value)
 
-    def per_seat(self, meta):
-        return "per_seat"
+    def per_seat(self, meta, key):
+        return ("per", str(key))
 
     def visibility(self, meta, tok):
         return ("visibility", str(tok))
@@ -128,12 +128,13 @@ class _Build(Transformer):
         return "ordered"
 
     def zone_decl(self, meta, name, *rest):
-        per_seat = "per_seat" in rest
+        per = next((x[1] for x in rest if isinstance(x, tuple) and x[0] == "per"), "")
         holds = next(str(x) for x in rest if isinstance(x, Token) and x.type == "NAME")
-        vis = next(x[1] for x in rest if isinstance(x, tuple))
+        vis = next(x[1] for x in rest if isinstance(x, tuple) and x[0] == "visibility")
         init = next((x for x in rest if isinstance(x, A.Node)), None)
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
-        return A.ZoneDecl(str(name), _doc(doc), self._tspan(name), holds, vis, per_seat, "ordered" in rest, init)
+        return A.ZoneDecl(str(name), _doc(doc), self._tspan(name), holds, vis, per == "seat", "ordered" in rest, init,
+                          "" if per == "seat" else per)
 
     def entity_decl(self, meta, name, *rest):
         fields = tuple(x for x in rest if isinstance(x, A.Param))
@@ -146,11 +147,11 @@ class _Build(Transformer):
         return A.EntitiesDecl(str(name), _doc(doc), self._tspan(name), value)
 
     def var_decl(self, meta, name, *rest):
-        per_seat = "per_seat" in rest
+        per = next((x[1] for x in rest if isinstance(x, tuple) and x[0] == "per"), "")
         typ = next(x for x in rest if isinstance(x, A.TypeRef))
         init = next(x for x in rest if isinstance(x, A.Node))
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
-        return A.VarDecl(str(name), _doc(doc), self._tspan(name), typ, per_seat, init)
+        return A.VarDecl(str(name), _doc(doc), self._tspan(name), typ, per == "seat", init, "" if per == "seat" else per)
 
     def fn_decl(self, meta, name, *rest):
         params = tuple(x for x in rest if isinstance(x, A.Param))

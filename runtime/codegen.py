@@ -129,12 +129,12 @@ class Gen:
         self.depth = 0
         self.recursive = recursive_fns(rs)
         # static shapes, so zones are read as `Z[ref.idx]` without a helper call
-        self.global_zones = {z.name: z.per_seat for z in rs.zones}
+        self.global_zones = {z.name: z.per_seat or bool(z.per) for z in rs.zones}
         members: dict[str, set[bool]] = {}
         others: set[str] = set()
         for e in rs.entity_types:
             for z in e.zones:
-                members.setdefault(z.name, set()).add(z.per_seat)
+                members.setdefault(z.name, set()).add(z.per_seat or bool(z.per))
             others |= {f.name for f in e.fields} | {v.name for v in e.vars}
         for c in rs.component_types:
             others |= {f.name for f in c.fields}

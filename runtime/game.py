@@ -229,6 +229,8 @@ class Game:
         for z in prog.rs.zones:
             if z.per_seat:
                 st.g[z.name] = [st.new_zone(f"{z.name}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list]
+            elif z.per:
+                st.g[z.name] = self._keyed_zones(z, z.name)
             else:
                 st.g[z.name] = st.new_zone(z.name, z.holds, z.visibility, None, z.ordered, z.name)
         for name, f in prog.component_sets:
@@ -240,11 +242,14 @@ class Game:
                 e.set_names.append(name)
                 self._build_entity(e)
         for z, init in prog.zone_inits:
-            if init is not None and not z.per_seat:
+            if init is not None and not z.per_seat and not z.per:
                 for c in list(st.items(init(st, []))):
                     st.place_initial(c, st.g[z.name])
         for v, init in prog.var_inits:
-            st.g[v.name] = [init(st, []) for _ in st.seat_list] if v.per_seat else init(st, [])
+            if v.per:
+                st.g[v.name] = {k: init(st, []) for k in self._enum_values(v.per)}
+            else:
+                st.g[v.name] = [init(st, []) for _ in st.seat_list] if v.per_seat else init(st, [])
         # constants, component sets and zones never change: a clone copies only the rest
         fixed = {name for name, _ in prog.consts + prog.component_sets} | {z.name for z in prog.rs.zones}
         st.loose = tuple(name for name in st.g if name not in fixed)
@@ -277,6 +282,8 @@ class Game:
             key = f"{e.name}.{z.name}"
             if z.per_seat:
                 e.d[z.name] = [st.new_zone(f"{key}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list]
+            elif z.per:
+                e.d[z.name] = self._keyed_zones(z, key)
             else:
                 e.d[z.name] = st.new_zone(key, z.holds, z.visibility, None, z.ordered, z.name)
                 if init is not None:
@@ -284,6 +291,14 @@ class Game:
                         st.place_initial(c, e.d[z.name])
         for name, init in prog.entity_inits[e.kind]:
             e.d[name] = init(st, fields_env)
+
+    def _enum_values(self, name: str) -> tuple[str, ...]:
+        return next(e.values for e in self.prog.rs.enums if e.name == name)
+
+    def _keyed_zones(self, z: Any, key: str) -> dict[str, Any]:
+        """`zone NAME: per ENUM ...`: one zone per value, keyed `NAME[value]`, owned by no seat."""
+        return {v: self.st.new_zone(f"{key}[{v}]", z.holds, z.visibility, None, z.ordered, z.name)
+                for v in self._enum_values(z.per)}
 
     # ---- copying ----
     def clone(self) -> Game:

@@ -73,6 +73,8 @@ def entity_fields(e: Any) -> dict[str, Any]:
 def _is_zone(v: Any) -> bool:
     if v.__class__ is ZoneRef:
         return True
+    if v.__class__ is dict:
+        v = list(v.values())
     return v.__class__ is list and bool(v) and all(x.__class__ is ZoneRef for x in v)
 
 
