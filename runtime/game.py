@@ -711,6 +711,50 @@ class Game:
         ImpossibleOutcome when some were not used; the game checks this itself when it ends."""
         self.st.chance.check_used(len(self.st.events))
 
+    def call(self, name: str, *args: Any) -> Any:
+        """Evaluate the ruleset function `name` on the current state, through the same compiled
+        code the moves use, and return its value as JSON (components and entities by name).
+
+        Arguments are JSON values as in moves (a component or entity by name, a seat as a
+        number, an enum value as text; lists of them) or run-time values. Raises ValueError for
+        an unknown function, a wrong number of arguments or an unknown name; RuleError when
+        the function fails at run time.
+        """
+        from runtime.builtins_search import ruleset_fn
+
+        decl = next((f for f in self.prog.rs.fns if f.name == name), None)
+        if decl is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, [f.name for f in self.prog.rs.fns], n=1)
+            raise ValueError(f"there is no function '{name}' in {self.prog.rs.name}" + (f"; did you mean '{close[0]}'?" if close else ""))
+        if len(args) != len(decl.params):
+            raise ValueError(f"'{name}' takes {len(decl.params)} argument(s) ({', '.join(p.name for p in decl.params)}), {len(args)} given")
+        values = [self._decode(a, p.type) for a, p in zip(args, decl.params)]
+        try:
+            return encode(ruleset_fn(self.st, name)(*values))
+        except (LookupError, TypeError, AttributeError, ZeroDivisionError) as exc:
+            # what the closures report as a RuleError with the failing expression's span
+            raise RuleError(f"fn {name} failed: {exc!r}", decl.span) from exc
+
+    def _decode(self, v: Any, t: Any) -> Any:
+        """A JSON argument for a parameter of type `t`: the name of a component or entity
+        becomes it; lists are decoded element by element; anything else is kept as it is."""
+        if isinstance(v, list):
+            inner = t.args[0] if t.name == "list" and t.args else t
+            return [self._decode(x, inner) for x in v]
+        if not isinstance(v, str):
+            return v
+        if t.name in self.prog.entity_types:
+            found: Any = next((e for e in self.st.entities if e.name == v and e.kind == t.name), None)
+        elif any(c.name == t.name for c in self.prog.rs.component_types):
+            found = next((c for c in self.st.comps if c.name == v and c.kind == t.name), None)
+        else:
+            return v
+        if found is None:
+            raise ValueError(f"there is no {t.name} named '{v}'")
+        return found
+
     # ---- views and hashing ----
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """The information set of `seat` (None: a spectator) as JSON; see `runtime.views`."""
