@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import api.cli
 from dsl import load_ruleset
-from dsl.graph import edges
+from dsl.graph import edges, entry
 
 if not api.cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
     api.cli._register_all()
@@ -100,12 +100,27 @@ def test_check_unknown_ruleset_exits_2_with_a_hint():
     assert "no ruleset named 'hanabbi'" in r.stderr and "did you mean 'hanabi'?" in r.stderr
 
 
+def arrows(out: str) -> set[tuple[str, str, str]]:
+    """(from, to, move) for every move named on an arrow of Mermaid or DOT output (one arrow per
+    pair of steps carries its moves one per line, each `move › procedure...`)."""
+    found = set()
+    for line in out.splitlines():
+        if " --> " in line:
+            pair, _, labels = line.strip().partition(": ")
+            a, b = pair.split(" --> ")
+            found |= {(a, b, x.split(" › ")[0]) for x in labels.split("<br/>")}
+        elif " -> " in line and "[label=" in line:
+            pair, _, labels = line.strip().partition(" [label=")
+            a, b = (x.strip('"') for x in pair.split(" -> "))
+            found |= {(a, b, x.split(" › ")[0]) for x in labels.rstrip('"];').strip('"').split("\\n")}
+    return found
+
+
 def test_graph_mermaid_of_the_mini_game(snapshot):
     r = ludex("graph", str(HERE / "mini.ludex"))
     assert r.exit_code == 0
     assert r.stdout.startswith("stateDiagram-v2\n  [*] --> play: setup")
-    assert "play --> play: play_card" in r.stdout
-    assert "any_step --> [*]: trigger won" in r.stdout
+    assert {("play", "play", "play_card"), ("any_step", "[*]", "trigger won")} <= arrows(r.stdout)
     assert r.stdout == snapshot
 
 
@@ -113,12 +128,12 @@ def test_graph_mermaid_of_balloon_cup(snapshot):
     r = ludex("graph", "balloon_cup")
     assert r.exit_code == 0
     out = r.stdout
-    for line in ["[*] --> play: setup", "play --> exchange_discard: exchange", "play --> after_exchange: exchange",
-                 "exchange_discard --> after_exchange: discard_card", "winner_claims --> other_claims: done",
-                 "other_claims --> winner_claims: claim", "other_claims --> play: decline",
-                 "any_step --> winner_claims: trigger flight", "any_step --> [*]: trigger third_trophy",
-                 "any_step --> [*]: trigger stalled"]:
-        assert f"  {line}\n" in out
+    assert {("[*]", "play", "setup"), ("play", "exchange_discard", "exchange"), ("play", "after_exchange", "exchange"),
+            ("exchange_discard", "after_exchange", "discard_card"), ("winner_claims", "other_claims", "done"),
+            ("other_claims", "winner_claims", "claim"), ("other_claims", "play", "decline"),
+            ("any_step", "winner_claims", "trigger flight"), ("any_step", "[*]", "trigger third_trophy"),
+            ("any_step", "[*]", "trigger stalled")} <= arrows(out)
+    assert len(out.splitlines()) == len(set(out.splitlines()))  # one arrow per pair of steps
     assert out == snapshot
 
 
@@ -127,15 +142,29 @@ def test_graph_dot_of_balloon_cup(snapshot):
     assert r.exit_code == 0
     out = r.stdout
     assert out.startswith('digraph "balloon_cup" {') and out.rstrip().endswith("}")
-    assert '"play" -> "exchange_discard" [label="exchange"];' in out
-    assert '"ANY" -> "END" [label="trigger third_trophy"];' in out
+    assert {("play", "exchange_discard", "exchange"), ("ANY", "END", "trigger third_trophy")} <= arrows(out)
     assert out == snapshot
 
 
 def test_graph_with_a_variant_adds_its_moves():
     r = ludex("graph", "balloon_cup", "-v", "wind")
-    assert "play --> play: wind" in r.stdout and "after_exchange --> play: wind" in r.stdout
-    assert ": wind" not in ludex("graph", "balloon_cup").stdout
+    assert {("play", "play", "wind"), ("after_exchange", "play", "wind")} <= arrows(r.stdout)
+    assert not [a for a in arrows(ludex("graph", "balloon_cup").stdout) if a[2] == "wind"]
+
+
+def test_graph_starts_where_the_setup_goes_and_names_the_procedures_on_the_way():
+    """Weather Machine's setup goes to its supply round; the end of a round (phases B and C) is a
+    procedure that `done_actions` reaches through `next_turn`; no self-loop is drawn for a move
+    whose procedures always change step."""
+    rs = load_ruleset("weather_machine")
+    assert entry(rs) == [("supply_round", "setup")]
+    es = edges(rs)
+    assert ("act", "turn_start", "done_actions › next_turn › end_round › begin_turn") in es
+    assert ("act", "final_actions", "done_actions › next_turn › end_round") in es
+    assert not [e for e in es if e[0] == e[1] and e[2].startswith(("go", "done_actions"))]
+    out = ludex("graph", "weather_machine").stdout
+    assert out.startswith("stateDiagram-v2\n  [*] --> supply_round: setup\n")
+    assert "\\n" not in out  # Mermaid breaks lines with <br/>
 
 
 def test_graph_shows_that_discard_card_can_stay_in_exchange_discard():
