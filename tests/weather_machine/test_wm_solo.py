@@ -197,6 +197,18 @@ def test_rnd_on_the_a_space_places_an_extra_bot_and_takes_a_chemical_and_both_to
     assert len(fog) == 2 and cp(g) == [0, 35]
 
 
+def test_rnd_with_no_token_left_unlocks_the_citation_then_gains_5():
+    g = solo(card("pink", "lab", "rain"), card("white", "government", "wind"), card("pink", "rnd", "fog"),
+             hooks=("solo_drop_tokens.ludex",))
+    play(g, "supply_done")
+    play(g, "t_drop", l="rnd", w="fog")
+    human_turn(g, "government", 0)
+    # the A space's extra token step finds none: the fog citation unlocks; the main step: +5
+    assert g.view(None)["entities"][branch(g, "fog")]["citation_locked"] is False
+    assert not [t for t in zone(g, "held[1]") if t.startswith("rnd-fog")]
+    assert cp(g) == [0, 35 + 5]
+
+
 # ---- the human's side ----
 def test_call_security_keeps_one_report_puts_one_back_and_discards_one():
     g = solo(card("pink", "lab", "rain"), card("white", "rnd", "sun"), card("pink", "supply"),
