@@ -97,6 +97,15 @@ class SeatsDecl(Decl):
 
 
 @attrs.frozen
+class SpectatorsDecl(Decl):
+    """`spectators see ZONE, ...`: spectators see the contents of those zones (every instance,
+    whatever their visibility); other than that a spectator sees only public zones."""
+
+    zones: tuple[str, ...] = ()
+    kind: str = attrs.field(default="spectators", init=False)
+
+
+@attrs.frozen
 class AutomatonDecl(Decl):
     """A seat the rules drive (an automaton), numbered after the human seats in declaration
     order; its name is that seat. `steps` are the steps where it acts: there the engine plays
@@ -148,7 +157,7 @@ class ZoneDecl(Decl):
     per_seat: bool = False
     ordered: bool = False
     init: Node | None = None
-    per: str = ""  # `per ENUM`: one zone per value of that enum (`discard[red]`)
+    per: str = attrs.field(default="", metadata={"hash_if_default": False})  # `per ENUM`: one zone per value (`discard[red]`)
     kind: str = attrs.field(default="zone", init=False)
 
 
@@ -157,7 +166,7 @@ class VarDecl(Decl):
     type: TypeRef = TypeRef("int")
     per_seat: bool = False
     init: Node = Node("none_lit", ())
-    per: str = ""  # `per ENUM`: one value per value of that enum, a map (`height[red]`)
+    per: str = attrs.field(default="", metadata={"hash_if_default": False})  # `per ENUM`: a map, one value per enum value
     kind: str = attrs.field(default="var", init=False)
 
 

@@ -247,6 +247,15 @@ class Checker:
         high = max((d.high for d in self.of("seats")), default=2)
         return high + len(self.by_kind.get("automaton", {}))
 
+    def _decl_spectators(self, d: A.SpectatorsDecl) -> None:
+        """`spectators see` names zones (global, or members of an entity type)."""
+        known = set(self.by_kind.get("zone", {})) | {z.name for e in self.of("entity") for z in e.zones}
+        for name in d.zones:
+            if name not in known:
+                self.rep.error(d.span, f"spectators see unknown zone '{name}'", did_you_mean(name, known))
+            elif self.by_kind.get("zone", {}).get(name) is not None and self.by_kind["zone"][name].visibility == "public":
+                self.rep.warning(d.span, f"zone '{name}' is public: every spectator sees it anyway")
+
     def _decl_automaton(self, d: A.AutomatonDecl) -> None:
         """An automaton needs a human seat beside it, a name of its own and steps that exist;
         `goto S by NAME` and `turn NAME` must lead it to one of its steps."""

@@ -86,6 +86,11 @@ class _Build(Transformer):
         steps = tuple(str(x) for x in rest if x.type == "NAME")
         return A.AutomatonDecl(str(name), _doc(doc), self._tspan(name), steps)
 
+    def spectators_decl(self, meta, *rest):
+        doc = rest[-1] if rest and rest[-1].type == "STRING" else None
+        zones = tuple(str(x) for x in rest if x.type == "NAME")
+        return A.SpectatorsDecl("spectators", _doc(doc), self._span(meta), zones)
+
     def option_decl(self, meta, name, typ, bounds, default, doc=None):
         return A.OptionDecl(str(name), _doc(doc), self._tspan(name), typ, default, bounds)
 
@@ -423,7 +428,7 @@ def _message(tok: Token, builder: _Build) -> A.Node:
 
 MAX_SYNTAX_ERRORS = 10
 _DECL_START = re.compile(
-    r"^(game|variant|seats|automaton|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
+    r"^(game|variant|seats|automaton|spectators|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
     r"|trigger|set|replace|add|remove)\b"
 )
 

@@ -250,6 +250,9 @@ class Game:
                 st.g[v.name] = {k: init(st, []) for k in self._enum_values(v.per)}
             else:
                 st.g[v.name] = [init(st, []) for _ in st.seat_list] if v.per_seat else init(st, [])
+        shown = {name for d in prog.rs.spectators for name in d.zones}
+        for zr in st.zone_refs:
+            zr.spectators = zr.decl_name in shown
         # constants, component sets and zones never change: a clone copies only the rest
         fixed = {name for name, _ in prog.consts + prog.component_sets} | {z.name for z in prog.rs.zones}
         st.loose = tuple(name for name in st.g if name not in fixed)
@@ -536,7 +539,7 @@ class Game:
                     # the same few slot references recur: events share their dicts
                     i = st.zones[z.idx].index(v)
                     one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
-                    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner)
+                    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner, z.spectators)
                     one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
                     if refs is NO_ARGS:
                         refs, hidden = one_ref, one_blind
@@ -760,9 +763,13 @@ class Game:
         """The information set of `seat` (None: a spectator) as JSON; see `runtime.views`."""
         return views.view(self, seat)
 
+    @property
+    def _spectator_zones(self) -> frozenset[str]:
+        return frozenset(z.key for z in self.st.zone_refs if z.spectators)
+
     def event_view(self, event: Event, seat: int | None = None) -> dict[str, Any]:
         """`event` as JSON with what `seat` (None: a spectator) may not know removed."""
-        return views.event_view(event, seat)
+        return views.event_view(event, seat, self._spectator_zones)
 
     def state_hash(self) -> str:
         """sha256 (hex) of the canonical state: zones, variables, entities, marks, turn machine."""

@@ -235,7 +235,7 @@ class State:
 
     def blind(self, z: ZoneRef) -> list[int]:
         """The seats that cannot see `z`'s contents, and -1 when spectators cannot (shared)."""
-        key = ("blind", z.key, self.nseats, z.visibility, z.owner)
+        key = ("blind", z.key, self.nseats, z.visibility, z.owner, z.spectators)
         got = _SEEN.get(key)
         if got is None:
             got = _SEEN[key] = [s for s in self.seat_list if not z.visible_to(s)] + ([] if z.visible_to(None) else [-1])

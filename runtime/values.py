@@ -46,7 +46,7 @@ class ZoneRef:
     """One zone instance: `idx` into `State.zones`, its display `key` (e.g. `hand[1]`,
     `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
 
-    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name")
+    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators")
 
     def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
         self.idx = idx
@@ -56,12 +56,17 @@ class ZoneRef:
         self.owner = owner
         self.ordered = ordered
         self.decl_name = decl_name
+        self.spectators = False  # `spectators see` this zone's declaration
 
     def visible_to(self, viewer: int | None) -> bool:
-        """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count."""
+        """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count.
+        A spectator sees public zones and those the ruleset shows spectators (`spectators see`),
+        nothing else: by default only what every seat sees."""
         v = self.visibility
         if v == "public":
             return True
+        if viewer is None:
+            return self.spectators
         if v == "owner":
             return viewer is not None and viewer == self.owner
         if v == "others":

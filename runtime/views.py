@@ -96,14 +96,16 @@ def full_state(game: Any) -> dict[str, Any]:
     }
 
 
-def event_view(e: Event, viewer: int | None) -> dict[str, Any]:
+def event_view(e: Event, viewer: int | None, spectator_zones: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The event as JSON for `viewer`: hidden chance outcomes become a count, component
-    arguments the viewer could not see become slot references."""
+    arguments the viewer could not see become slot references. A spectator sees the chance
+    outcomes of `spectator_zones` (the zones the ruleset shows spectators, by key)."""
     from runtime.events import event_to_dict
 
     d = event_to_dict(e)
     who = -1 if viewer is None else viewer
-    if e.kind == "chance" and e.seen_by is not None and (viewer is None or viewer not in e.seen_by):
+    blind = (e.zone not in spectator_zones) if viewer is None else (viewer not in (e.seen_by or ()))
+    if e.kind == "chance" and e.seen_by is not None and blind:
         d["outcome"] = []
         d["hidden"] = len(e.outcome)
     for name, blind in e.hidden_from.items():
