@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HTTP_PORT ?= 8000
 GRPC_PORT ?= 50051
 
-.PHONY: run test lint browser bench bench-service simulate clean
+.PHONY: run test lint browser bench bench-service simulate clean openapi
 
 $(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -25,6 +25,10 @@ $(STAMP): $(SERVE_STAMP)
 
 run: $(SERVE_STAMP)
 	$(VENV)/bin/ludex serve --http-port $(HTTP_PORT) --grpc-port $(GRPC_PORT)
+
+# docs/openapi.json, the published API document (a test checks the service serves exactly it).
+openapi: $(SERVE_STAMP)
+	$(PY) -m api.http.openapi
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl runtime api tests bench

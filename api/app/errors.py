@@ -8,7 +8,54 @@ codes) and never invent errors of their own for game rules.
 
 from __future__ import annotations
 
+import enum
 from typing import Any
+
+
+class ErrorCode(str, enum.Enum):
+    """Every error `code` a client can receive, over HTTP and gRPC alike (the API's enum).
+
+    A new error code is added here first; tests/service/test_openapi.py checks that every code
+    raised in api/ is listed."""
+
+    # 400: input that cannot be used
+    malformed_json = "malformed_json"  # the body is not JSON
+    bad_seats = "bad_seats"
+    bad_options = "bad_options"
+    bad_variant = "bad_variant"
+    bad_seed = "bad_seed"
+    bad_ruleset = "bad_ruleset"  # a bundled ruleset or variant combination does not compile
+    bad_move = "bad_move"  # not {"name": str, "args": {...}}
+    bad_after = "bad_after"
+    bad_at = "bad_at"
+    bad_text = "bad_text"  # rule text or file name that is not valid Unicode text
+    bad_last_event_id = "bad_last_event_id"
+    corrupt_log = "corrupt_log"  # the stored log cannot be folded (an operator's problem)
+    # 401
+    token_required = "token_required"
+    bad_token = "bad_token"
+    # 403
+    not_your_turn = "not_your_turn"
+    wrong_seat = "wrong_seat"
+    log_not_public = "log_not_public"
+    # 404
+    game_not_found = "game_not_found"
+    ruleset_not_found = "ruleset_not_found"
+    not_found = "not_found"  # no such path
+    # 405
+    method_not_allowed = "method_not_allowed"
+    # 409
+    stale_version = "stale_version"
+    game_over = "game_over"
+    # 413
+    body_too_large = "body_too_large"
+    text_too_large = "text_too_large"  # rule text to check over its limit
+    # 422
+    illegal_move = "illegal_move"
+    invalid_request = "invalid_request"  # the request does not match the API schema
+    # any other status
+    http_error = "http_error"
+    internal = "internal"
 
 
 class ServiceError(Exception):

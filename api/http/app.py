@@ -24,8 +24,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
+from api.app.errors import ErrorCode
 from api.http import models as m
-from api.http.docs import add_offline_docs
+from api.http.docs import add_offline_docs, only_declared_errors
 from api.http.limits import BodySizeLimit
 
 DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: ample for ruleset text, far above any move
@@ -40,8 +41,34 @@ STATUS_BY_KIND = {
     "too_large": 413,
 }
 
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": m.ErrorOut} for status in (400, 401, 403, 404, 409, 413, 422)
+# The errors each operation can return (tests/service/test_openapi.py provokes each one).
+_E = ErrorCode
+_BODY = {400: [_E.malformed_json], 413: [_E.body_too_large], 422: [_E.invalid_request]}
+_GAME = {400: [_E.corrupt_log], 401: [_E.bad_token], 404: [_E.game_not_found]}
+_SEAT = {**_GAME, 401: [_E.bad_token, _E.token_required]}
+_QUERY = {**_GAME, 422: [_E.invalid_request]}
+ERRORS: dict[str, dict[int, list[ErrorCode]]] = {
+    "check_ruleset": {**_BODY, 400: [_E.bad_text, _E.malformed_json], 413: [_E.text_too_large, _E.body_too_large]},
+    "create_game": {
+        **_BODY,
+        400: [_E.bad_seats, _E.malformed_json, _E.bad_options, _E.bad_variant, _E.bad_seed, _E.bad_ruleset],
+        404: [_E.ruleset_not_found],
+    },
+    "view": _GAME,
+    "legal_moves": _SEAT,
+    "submit_move": {
+        **_SEAT,
+        400: [_E.bad_move, _E.malformed_json, _E.corrupt_log],
+        403: [_E.not_your_turn, _E.wrong_seat],
+        409: [_E.stale_version, _E.game_over],
+        413: [_E.body_too_large],
+        422: [_E.illegal_move, _E.invalid_request],
+    },
+    "events": _QUERY,
+    "replay": {**_QUERY, 400: [_E.bad_at, _E.corrupt_log]},
+    "audit": {404: [_E.game_not_found]},
+    "receipt": {400: [_E.corrupt_log], 404: [_E.game_not_found]},
+    "stream": {**_QUERY, 400: [_E.bad_last_event_id, _E.corrupt_log]},
 }
 
 # The bearer token is optional on these operations (without one the caller is a spectator):
@@ -105,11 +132,12 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
             "When the game is over, `GET /games/{id}/events` is the full public log and "
             "`GET /games/{id}/audit` verifies it."
         ),
-        responses=_ERRORS,
         docs_url=None,
         redoc_url=None,
+        generate_unique_id_function=lambda route: route.name,  # operationId: create_game, submit_move...
     )
     add_offline_docs(app)
+    only_declared_errors(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
 
     @app.exception_handler(ServiceError)
@@ -141,7 +169,7 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
     async def run(fn: Any, *args: Any, status_code: int = 200) -> JSONResponse:
         return FastJSONResponse(await run_in_threadpool(fn, *args), status_code=status_code)
 
-    @app.get("/healthz", tags=["service"])
+    @app.get("/healthz", response_model=m.HealthOut, tags=["service"])
     async def healthz() -> dict[str, str]:
         """Liveness and store reachability."""
         await run_in_threadpool(service.store.ping)
@@ -154,29 +182,29 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         is listed but cannot start games)."""
         return await run(service.rulesets)
 
-    @app.post("/rulesets/check", response_model=m.CheckRulesetOut, tags=["rulesets"])
+    @app.post("/rulesets/check", response_model=m.CheckRulesetOut, responses=m.error_responses(ERRORS["check_ruleset"]), tags=["rulesets"])
     async def check_ruleset(body: m.CheckRulesetIn) -> JSONResponse:
         """Diagnostics (with line, column and hint) for a ruleset text."""
         return await run(service.check_ruleset, body.text, body.filename)
 
-    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, tags=["games"])
+    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, responses=m.error_responses(ERRORS["create_game"]), tags=["games"])
     async def create_game(body: m.CreateGameIn) -> JSONResponse:
         """Start a game; the response holds the only copy of each seat's token."""
         return await run(
             service.create_game, body.ruleset, body.variants, body.options, body.seats, body.seed, status_code=201
         )
 
-    @app.get("/games/{game_id}/view", response_model=m.ViewOut, tags=["games"], openapi_extra=_SPECTATORS_ALLOWED)
+    @app.get("/games/{game_id}/view", response_model=m.ViewOut, responses=m.error_responses(ERRORS["view"]), tags=["games"], openapi_extra=_SPECTATORS_ALLOWED)
     async def view(game_id: str, token: str | None = Depends(_token)) -> JSONResponse:
         """The game as the token's seat sees it (spectator without a token)."""
         return await run(service.view, game_id, token)
 
-    @app.get("/games/{game_id}/legal-moves", response_model=m.LegalMovesOut, tags=["games"])
+    @app.get("/games/{game_id}/legal-moves", response_model=m.LegalMovesOut, responses=m.error_responses(ERRORS["legal_moves"]), tags=["games"])
     async def legal_moves(game_id: str, token: str | None = Depends(_token)) -> JSONResponse:
         """The token's seat's legal moves right now (empty when it is not its turn)."""
         return await run(service.legal_moves, game_id, token)
 
-    @app.post("/games/{game_id}/moves", response_model=m.MoveOut, tags=["games"])
+    @app.post("/games/{game_id}/moves", response_model=m.MoveOut, responses=m.error_responses(ERRORS["submit_move"]), tags=["games"])
     async def submit_move(game_id: str, body: m.SubmitMoveIn, token: str | None = Depends(_token)) -> JSONResponse:
         """Play a move for the token's seat. 409 if the game is no longer at
         `expected_version`, 422 if the rules refuse it, 403 if it is not your turn."""
@@ -184,7 +212,7 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
             service.submit_move, game_id, token, body.move.model_dump(), body.expected_version, body.seat
         )
 
-    @app.get("/games/{game_id}/events", response_model=m.EventsOut, tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
+    @app.get("/games/{game_id}/events", response_model=m.EventsOut, responses=m.error_responses(ERRORS["events"]), tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
     async def events(
         game_id: str, after: int = Query(0, ge=0), token: str | None = Depends(_token)
     ) -> JSONResponse:
@@ -192,18 +220,18 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         complete hash-chained log once it is over."""
         return await run(service.events, game_id, token, after)
 
-    @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
+    @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, responses=m.error_responses(ERRORS["replay"]), tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
     async def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> JSONResponse:
         """The caller's view as it was right after event `at`."""
         return await run(service.replay, game_id, token, at)
 
-    @app.get("/games/{game_id}/audit", response_model=m.AuditOut, tags=["log"])
+    @app.get("/games/{game_id}/audit", response_model=m.AuditOut, responses=m.error_responses(ERRORS["audit"]), tags=["log"])
     async def audit(game_id: str) -> JSONResponse:
         """Verify the log: hash chain, pinned rules, every move legal, chance outcomes against
         the revealed seed, and the outcome."""
         return await run(service.audit, game_id)
 
-    @app.get("/games/{game_id}/receipt", response_model=m.ReceiptOut, tags=["log"])
+    @app.get("/games/{game_id}/receipt", response_model=m.ReceiptOut, responses=m.error_responses(ERRORS["receipt"]), tags=["log"])
     async def receipt(game_id: str) -> JSONResponse:
         """A signed receipt of the game's head now (sealed while the game runs)."""
         return await run(service.receipt, game_id)
@@ -214,7 +242,8 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         return await run(service.public_keys)
 
     @app.get("/games/{game_id}/stream", tags=["log"], openapi_extra=_SPECTATORS_ALLOWED, response_class=EventSourceResponse,
-             responses={204: {"description": "The game is over and every event was already sent."}})
+             responses={204: {"description": "The game is over and every event was already sent."},
+                        **m.error_responses(ERRORS["stream"])})
     async def stream(
         game_id: str,
         after: int = Query(0, ge=0),

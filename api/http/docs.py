@@ -50,3 +50,26 @@ def add_offline_docs(app: FastAPI) -> None:
             request, partial(get_redoc_html, title=f"{app.title} - ReDoc", with_google_fonts=False),
             redoc_js_url="redoc.standalone.js", redoc_favicon_url="favicon.png",
         )
+
+
+def only_declared_errors(app: FastAPI) -> None:
+    """Make `app`'s OpenAPI document list, for each operation, only the errors it declares:
+    FastAPI adds its own 422 (HTTPValidationError) to every operation with parameters, even
+    where validation cannot fail and whose body is not the API's error shape anyway."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            doc = generate()
+            for operations in doc.get("paths", {}).values():
+                for operation in operations.values():
+                    responses = operation.get("responses", {})
+                    for status, response in list(responses.items()):
+                        if "HTTPValidationError" in str(response.get("content", "")):
+                            del responses[status]
+            for name in ("HTTPValidationError", "ValidationError"):
+                doc.get("components", {}).get("schemas", {}).pop(name, None)
+            app.openapi_schema = doc
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

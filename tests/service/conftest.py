@@ -60,3 +60,23 @@ def db_url(request) -> str:
     """The same test on both stores."""
     fixture = "sqlite_url" if request.param == "sqlite" else "pg_url"
     return request.getfixturevalue(fixture)
+
+
+@pytest.fixture(scope="module")
+def serve_sqlite(tmp_path_factory):
+    """A `ludex serve` process (HTTP and gRPC) over a fresh SQLite file, for one test module."""
+    from service_harness import Server
+
+    tmp = tmp_path_factory.mktemp("serve")
+    server = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def http(serve_sqlite):
+    """An httpx.Client on `serve_sqlite`'s HTTP face."""
+    import httpx
+
+    with httpx.Client(base_url=serve_sqlite.http, timeout=30) as client:
+        yield client
