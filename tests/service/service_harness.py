@@ -109,39 +109,22 @@ def create_http_game(client: httpx.Client, ruleset: str, seats: int | None = Non
 def play_http(
     client: httpx.Client, game_id: str, tokens: list[str], rng: random.Random, max_moves: int = 5000
 ) -> int:
-    """Play random legal moves until the game ends; returns the number of moves made."""
+    """Play random legal moves until the game ends, through `ludex.client` (the service's own
+    client, so it cannot drift from the API); returns the number of moves made."""
+    from ludex.client import Client
+
+    ludex = Client(http=client)
     moves = 0
     while moves < max_moves:
-        view = client.get(f"/games/{game_id}/view").json()
-        if view["terminal"]:
+        view = ludex.view(game_id)
+        if view.terminal:
             return moves
-        seat = rng.choice(view["decision"]["seats"])
-        legal = client.get(f"/games/{game_id}/legal-moves", headers=bearer(tokens[seat])).json()
-        assert legal["moves"], f"seat {seat} must move but has no legal move: {view}"
-        move = rng.choice(legal["moves"])
-        r = client.post(
-            f"/games/{game_id}/moves",
-            json={"move": move, "expected_version": legal["version"]},
-            headers=bearer(tokens[seat]),
-        )
-        assert r.status_code == 200, r.text
+        seat = rng.choice(view.decision.seats)
+        legal = ludex.legal_moves(game_id, tokens[seat])
+        assert legal.moves, f"seat {seat} must move but has no legal move: {view}"
+        ludex.submit(game_id, tokens[seat], rng.choice(legal.moves), legal.version)
         moves += 1
     raise AssertionError(f"game {game_id} did not end within {max_moves} moves")
-
-
-def play_service(service: Any, game: dict[str, Any], rng: random.Random, moves: int | None = None) -> Any:
-    """Random legal moves through a `GameService` in-process until the game ends (or `moves`
-    were made); returns the last move response (None if none was made)."""
-    made, last = 0, None
-    while moves is None or made < moves:
-        view = service.view(game["game_id"], None)
-        if view["terminal"]:
-            break
-        seat = rng.choice(view["decision"]["seats"])
-        legal = service.legal_moves(game["game_id"], game["tokens"][seat])
-        last = service.submit_move(game["game_id"], game["tokens"][seat], rng.choice(legal["moves"]), legal["version"])
-        made += 1
-    return last
 
 
 def write_log(path: Path, entries: list[dict[str, Any]]) -> Path:

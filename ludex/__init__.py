@@ -1,0 +1,1 @@
+"""Ludex for client authors: `ludex.client` speaks to a running Ludex service."""
