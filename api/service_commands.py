@@ -88,7 +88,8 @@ def _safe_url(url: str) -> str:
 
 
 async def _serve(
-    db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = (), keys: Optional[Path] = None
+    db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = (), keys: Optional[Path] = None,
+    cors_origins: tuple[str, ...] = (),
 ) -> None:
     import uvicorn
     from sse_starlette.sse import AppStatus
@@ -129,7 +130,7 @@ async def _serve(
         http_socket.close()
         store.dispose()
         fail(f"cannot serve gRPC on {host}:{grpc_port}: {exc}", "is another server using the port? choose another with --grpc-port (0: any free port)")
-    config = uvicorn.Config(create_app(service), host=host, port=http_port, log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(service, cors_origins=cors_origins), host=host, port=http_port, log_level="warning", access_log=False)
     server = HttpServer(config)
 
     def stop() -> None:
@@ -191,12 +192,18 @@ def serve(
         "(repeatable; re-read for every new game).",
     ),
     keys: Optional[Path] = typer.Option(None, "--keys", envvar="LUDEX_KEYS", help=KEYS_HELP),
+    cors_origin: list[str] = typer.Option(
+        [],
+        "--cors-origin",
+        help="Let browser pages from this origin call the HTTP API (e.g. https://play.example; * for any; "
+        "repeatable). Default: none.",
+    ),
 ) -> None:
     """Serve games over HTTP and gRPC from one event store."""
     for d in rulesets:
         if not d.is_dir():
             fail(f"--rulesets {d}: no such folder", "give a folder holding NAME/game.ludex folders or NAME.ludex files")
-    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys))
+    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys, tuple(cors_origin)))
 
 
 def replay(

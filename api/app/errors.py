@@ -34,6 +34,8 @@ class ErrorCode(str, enum.Enum):
     # 401
     token_required = "token_required"
     bad_token = "bad_token"
+    bad_ticket = "bad_ticket"  # a stream ticket that is malformed, forged or another game's
+    ticket_expired = "ticket_expired"
     # 403
     not_your_turn = "not_your_turn"
     wrong_seat = "wrong_seat"

@@ -19,6 +19,7 @@ import datetime as dt
 import json
 import secrets
 import threading
+import time
 import uuid
 import zlib
 from collections import OrderedDict
@@ -41,7 +42,7 @@ from api.app.inputs import check_json, check_text
 from api.app.notify import Notifier
 from api.app.receipts import EXPORT_FORMAT, KeyRing, seal
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
-from api.app.tokens import hash_token, new_token, seat_for_token
+from api.app.tokens import hash_token, is_ticket, new_ticket, new_token, seat_for_ticket, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, canonical_json, sha256_hex
 from runtime import BadOption, Game, IllegalMove, Move, NotYourTurn, event_from_dict, event_to_dict
 
@@ -431,10 +432,29 @@ class GameService:
             if required:
                 raise Unauthenticated("token_required", "this needs a seat token (Authorization: Bearer <token>)")
             return None
+        if is_ticket(token):  # a stream ticket reads as its seat, and never acts
+            if required:
+                raise Unauthenticated("token_required", "a stream ticket only reads: send the seat token")
+            found = seat_for_ticket(token, live.game_id, live.token_hashes, time.time())
+            if isinstance(found, str):
+                raise Unauthenticated(found, "the stream ticket is expired: get a new one" if found == "ticket_expired"
+                                      else "the stream ticket is not valid for this game")
+            return found
         seat = seat_for_token(token, live.token_hashes)
         if seat is None:
             raise Unauthenticated("bad_token", "the token is not valid for this game")
         return seat
+
+    def stream_ticket(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """`{ticket, seat, expires}`: a short-lived ticket (api/app/tokens.py) that reads as the
+        token's seat, for clients that cannot send headers (a browser's EventSource: `GET
+        /games/{id}/stream?ticket=...`). `expires` is Unix seconds. Raises Unauthenticated."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            seat = self._seat(live, token, required=True)
+            assert seat is not None
+            ticket, expires = new_ticket(game_id, seat, live.token_hashes[seat], time.time())
+        return {"ticket": ticket, "seat": seat, "expires": expires}
 
     def _render(self, live: LiveGame, e: StoredEvent, seat: int | None) -> dict[str, Any]:
         if live.finished:

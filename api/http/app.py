@@ -11,12 +11,13 @@ seat, 404 unknown game, 409 stale version or game over, 413 body too large, 422 
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Sequence
 
 import orjson
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sse_starlette import EventSourceResponse
@@ -68,7 +69,9 @@ ERRORS: dict[str, dict[int, list[ErrorCode]]] = {
     "replay": {**_QUERY, 400: [_E.bad_at, _E.corrupt_log]},
     "audit": {404: [_E.game_not_found]},
     "receipt": {400: [_E.corrupt_log], 404: [_E.game_not_found]},
-    "stream": {**_QUERY, 400: [_E.bad_last_event_id, _E.corrupt_log]},
+    "stream": {**_QUERY, 400: [_E.bad_last_event_id, _E.corrupt_log],
+               401: [_E.bad_token, _E.bad_ticket, _E.ticket_expired]},
+    "stream_ticket": _SEAT,
 }
 
 # The bearer token is optional on these operations (without one the caller is a spectator):
@@ -117,8 +120,12 @@ def _last_event_id(value: str) -> int:
     return int(value)
 
 
-def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES) -> FastAPI:
-    """The ASGI application over `service`; request bodies above `max_body_bytes` get 413."""
+def create_app(
+    service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, cors_origins: Sequence[str] = ()
+) -> FastAPI:
+    """The ASGI application over `service`; request bodies above `max_body_bytes` get 413.
+    Browser pages from `cors_origins` (e.g. `https://play.example`; `*` for any) may call the
+    API (CORS, with the Authorization header); by default only same-origin pages can."""
     app = FastAPI(
         title="Ludex",
         version="1.0",
@@ -139,6 +146,14 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
     add_offline_docs(app)
     only_declared_errors(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
+    if cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+            max_age=600,
+        )
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
@@ -241,6 +256,13 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
         """The Ed25519 public keys that sign receipts (every key ever used, the current first)."""
         return await run(service.public_keys)
 
+    @app.post("/games/{game_id}/stream-ticket", response_model=m.StreamTicketOut,
+              responses=m.error_responses(ERRORS["stream_ticket"]), tags=["log"])
+    async def stream_ticket(game_id: str, token: str | None = Depends(_token)) -> JSONResponse:
+        """Trade the seat token for a ticket valid about a minute, to put in the stream's URL:
+        `new EventSource(`/games/${id}/stream?ticket=${ticket}`)` sees what the seat sees."""
+        return await run(service.stream_ticket, game_id, token)
+
     @app.get("/games/{game_id}/stream", tags=["log"], openapi_extra=_SPECTATORS_ALLOWED, response_class=EventSourceResponse,
              responses={204: {"description": "The game is over and every event was already sent."},
                         **m.error_responses(ERRORS["stream"])})
@@ -253,11 +275,15 @@ def create_app(service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_B
             description="Resume after this event version (what the stream sent as `id`); 400 otherwise.",
             json_schema_extra={"pattern": f"^[0-9]{{0,{MAX_EVENT_ID_DIGITS}}}$"},
         ),
+        ticket: str | None = Query(None, description="A stream ticket (POST /games/{id}/stream-ticket), for "
+                                   "clients that cannot send the Authorization header (EventSource)."),
         token: str | None = Depends(_token),
     ) -> Response:
         """Server-sent events, one message per stored event: `id` is its version and `data` the
         event JSON as in /events. The stream ends after the game's last event. A reconnecting
-        EventSource resumes after its `Last-Event-ID`, and gets 204 (stop) once nothing is left."""
+        EventSource resumes after its `Last-Event-ID`, and gets 204 (stop) once nothing is left.
+        A browser sees a seat's events with `?ticket=` (an EventSource cannot send headers)."""
+        token = token or ticket
         if last_event_id:
             after = max(after, _last_event_id(last_event_id))
         page = await run_in_threadpool(service.events, game_id, token, after)  # fail fast with a status

@@ -398,6 +398,14 @@ class LegalMovesOut(_Open):
     moves: list[Move]
 
 
+class StreamTicketOut(_Open):
+    """A stream ticket: reads as `seat` until `expires`."""
+
+    ticket: str = Field(description="Put it in the stream's URL: GET /games/{id}/stream?ticket=...")
+    seat: int
+    expires: int = Field(description="Unix time (seconds) after which the ticket is refused.")
+
+
 class ReceiptOut(_Open):
     """A signed receipt (api/app/receipts.py): `head` is the hash of record `version`, or while
     the game runs its seal (HMAC keyed by the secret seed), so it reveals no hidden card."""
@@ -520,6 +528,7 @@ _EXAMPLES: dict[ErrorCode, dict[str, Any]] = {
     ErrorCode.bad_move: {"message": 'a move is {"name": str, "args": {str: JSON value}}'},
     ErrorCode.corrupt_log: {"message": "game 0f3c...: the pinned rules no longer compile to their hash"},
     ErrorCode.bad_token: {"message": "the token is not valid for this game"},
+    ErrorCode.bad_ticket: {"message": "the stream ticket is not valid for this game"},
     ErrorCode.not_your_turn: {"message": "it is not seat 1's turn"},
     ErrorCode.game_not_found: {"message": "no game '0f3c9d3e2b1a4c5d8e7f6a5b4c3d2e1f'"},
     ErrorCode.ruleset_not_found: {"message": "no bundled ruleset 'chess'"},
