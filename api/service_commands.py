@@ -319,9 +319,31 @@ def keys(
     typer.echo(json.dumps({"keys": ring.public_keys()}, indent=2))
 
 
+def migrate(
+    db: str = typer.Option(DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store."),
+) -> None:
+    """Create the store's schema, or upgrade it to the newest revision (`serve` does this too)."""
+    import sqlalchemy as sa
+
+    from api.store import EventStore
+
+    store = EventStore(db, create=False)
+    try:
+        done = store.create_tables()
+    except sa.exc.SQLAlchemyError as exc:
+        fail(f"cannot migrate the store at {_safe_url(db)}: {getattr(exc, 'orig', None) or exc}",
+             "check --db (or LUDEX_DB) and that the database is reachable")
+    finally:
+        store.dispose()
+    applied = f"applied {', '.join(done.applied)}" if done.applied else (
+        "created" if done.before is None else "already up to date")
+    typer.echo(f"store {_safe_url(db)}: schema revision {done.after} ({applied})")
+
+
 def register(app: typer.Typer) -> None:
-    """Add `serve`, `replay`, `audit`, `export` and `keys` to the `ludex` command."""
+    """Add `serve`, `migrate`, `replay`, `audit`, `export` and `keys` to the `ludex` command."""
     app.command("serve")(serve)
+    app.command("migrate")(migrate)
     app.command("replay")(replay)
     app.command("audit")(audit)
     app.command("export")(export)

@@ -8,6 +8,9 @@ hashed, so verification never depends on how a database re-serialises JSON.
 
 UPDATE and DELETE on `events` are refused by the database itself (a trigger per dialect), not
 just by this code: an operator with a SQL prompt cannot quietly rewrite history either.
+
+A change here is also a migration in api/store/migrations/versions (tests/service/
+test_migrations.py checks that the migrations build exactly these tables).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ games = sa.Table(
     sa.Column("seed", sa.Text, nullable=False),
     sa.Column("token_hashes", sa.Text, nullable=False),  # JSON list, index = seat
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ludex_games_created_at", "created_at"),  # migration 0002
 )
 
 events = sa.Table(
@@ -40,7 +44,7 @@ events = sa.Table(
     sa.UniqueConstraint("game_id", "version", name="ludex_events_one_per_version"),
 )
 
-_SQLITE_TRIGGERS = [
+SQLITE_TRIGGERS = [
     sa.DDL(
         "CREATE TRIGGER IF NOT EXISTS ludex_events_no_update BEFORE UPDATE ON ludex_events "
         "BEGIN SELECT RAISE(ABORT, 'ludex_events is append-only: UPDATE refused'); END"
@@ -51,7 +55,7 @@ _SQLITE_TRIGGERS = [
     ),
 ]
 
-_POSTGRES_TRIGGERS = [
+POSTGRES_TRIGGERS = [
     sa.DDL(
         "CREATE OR REPLACE FUNCTION ludex_events_refuse_change() RETURNS trigger AS $$ "
         "BEGIN RAISE EXCEPTION 'ludex_events is append-only: %% refused', TG_OP; END; "
@@ -67,7 +71,7 @@ _POSTGRES_TRIGGERS = [
     ),
 ]
 
-for _ddl in _SQLITE_TRIGGERS:
+for _ddl in SQLITE_TRIGGERS:
     sa.event.listen(events, "after_create", _ddl.execute_if(dialect="sqlite"))
-for _ddl in _POSTGRES_TRIGGERS:
+for _ddl in POSTGRES_TRIGGERS:
     sa.event.listen(events, "after_create", _ddl.execute_if(dialect="postgresql"))

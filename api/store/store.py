@@ -23,9 +23,11 @@ import attrs
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from api.store import migrate
 from api.store.chain import GENESIS, LOG_FORMAT, canonical_json, event_hash
 from api.store.listen import CHANNEL, ChangeListener
-from api.store.schema import events, games, metadata
+from api.store.migrate import Migration
+from api.store.schema import events, games
 
 DEFAULT_URL = "sqlite:///ludex.db"
 
@@ -116,7 +118,8 @@ class EventStore:
     """Append-only event streams in a SQL database named by a SQLAlchemy URL.
 
     `EventStore("sqlite:///ludex.db")` or `EventStore("postgresql+psycopg://user@host/db")`.
-    Tables and triggers are created on first use. Thread-safe: each call uses its own
+    Tables and triggers are created, or migrated to the newest schema, when it opens
+    (`create=False` leaves the schema alone). Thread-safe: each call uses its own
     connection from the engine's pool.
     """
 
@@ -143,13 +146,10 @@ class EventStore:
         if create:
             self.create_tables()
 
-    def create_tables(self) -> None:
-        """Create the tables and triggers if they are missing (safe to race from replicas)."""
-        with self.engine.begin() as conn:
-            if self.dialect == "postgresql":
-                # Serialise concurrent first starts of several replicas on one database.
-                conn.execute(sa.text("SELECT pg_advisory_xact_lock(7411520)"))
-            metadata.create_all(conn, checkfirst=True)
+    def create_tables(self) -> Migration:
+        """Create the schema, or upgrade it to the newest revision (api/store/migrate.py);
+        safe to race from replicas."""
+        return migrate.upgrade(self.engine)
 
     def ping(self) -> None:
         """Round-trip to the database (raises if it is unreachable)."""

@@ -25,7 +25,9 @@ def test_built_wheel_runs_bundled_rulesets_from_site_packages(tmp_path):
         "names = [b.name for b in bundled_rulesets()];"
         "rs = load_ruleset('balloon_cup', ['wind']);"
         "g = Game.new(rs, 2, seed=1);"
-        "print(dsl.__file__); print(names); print(len(g.legal_moves(0)) > 0)"
+        "print(dsl.__file__); print(names); print(len(g.legal_moves(0)) > 0);"
+        "from api.store import EventStore, migrate;"
+        "print(migrate.current(EventStore('sqlite://').engine) == migrate.head())"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, check=True, capture_output=True, text=True)
@@ -33,3 +35,4 @@ def test_built_wheel_runs_bundled_rulesets_from_site_packages(tmp_path):
     assert lines[0].startswith(str(target)), "the installed copy, not the source tree, was imported"
     assert "balloon_cup" in lines[1]
     assert lines[2] == "True"
+    assert lines[3] == "True", "the store's migrations ship in the wheel"
