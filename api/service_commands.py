@@ -90,6 +90,7 @@ def _safe_url(url: str) -> str:
 async def _serve(
     db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = (), keys: Optional[Path] = None,
     cors_origins: tuple[str, ...] = (),
+    access_log: bool = False,
 ) -> None:
     import uvicorn
     from sse_starlette.sse import AppStatus
@@ -105,6 +106,7 @@ async def _serve(
     from api.app import GameService, Rules
     from api.grpc.server import start_grpc_server
     from api.http import create_app
+    from api.http.access_log import json_lines
     from api.store import EventStore
 
     # The gRPC face runs service calls on the loop's default executor: size it for many
@@ -130,7 +132,7 @@ async def _serve(
         http_socket.close()
         store.dispose()
         fail(f"cannot serve gRPC on {host}:{grpc_port}: {exc}", "is another server using the port? choose another with --grpc-port (0: any free port)")
-    config = uvicorn.Config(create_app(service, cors_origins=cors_origins), host=host, port=http_port, log_level="warning", access_log=False)
+    config = uvicorn.Config(create_app(service, cors_origins=cors_origins, access_log=json_lines() if access_log else None), host=host, port=http_port, log_level="warning", access_log=False)
     server = HttpServer(config)
 
     def stop() -> None:
@@ -198,12 +200,15 @@ def serve(
         help="Let browser pages from this origin call the HTTP API (e.g. https://play.example; * for any; "
         "repeatable). Default: none.",
     ),
+    access_log: bool = typer.Option(
+        False, "--access-log", help="Write one JSON line per HTTP request to stderr (game, seat, status, latency)."
+    ),
 ) -> None:
     """Serve games over HTTP and gRPC from one event store."""
     for d in rulesets:
         if not d.is_dir():
             fail(f"--rulesets {d}: no such folder", "give a folder holding NAME/game.ludex folders or NAME.ludex files")
-    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys, tuple(cors_origin)))
+    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys, tuple(cors_origin), access_log))
 
 
 def replay(

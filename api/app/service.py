@@ -41,6 +41,7 @@ from api.app.errors import (
 from api.app.inputs import check_json, check_text
 from api.app.notify import Notifier
 from api.app.receipts import EXPORT_FORMAT, KeyRing, seal
+from api.app.requests import note_seat
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, is_ticket, new_ticket, new_token, seat_for_ticket, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, canonical_json, sha256_hex
@@ -428,6 +429,11 @@ class GameService:
         return self.keys.sign(live.game_id, live.version, seal(live.seed, live.game_id, live.version, head), sealed=True)
 
     def _seat(self, live: LiveGame, token: str | None, required: bool = False) -> int | None:
+        seat = self._resolve_seat(live, token, required)
+        note_seat(seat)  # for the access log
+        return seat
+
+    def _resolve_seat(self, live: LiveGame, token: str | None, required: bool) -> int | None:
         if not token:
             if required:
                 raise Unauthenticated("token_required", "this needs a seat token (Authorization: Bearer <token>)")

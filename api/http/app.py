@@ -27,6 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.app.errors import ErrorCode
 from api.http import models as m
+from api.http.access_log import AccessLog, Sink
 from api.http.docs import add_offline_docs, only_declared_errors
 from api.http.limits import BodySizeLimit
 
@@ -121,11 +122,16 @@ def _last_event_id(value: str) -> int:
 
 
 def create_app(
-    service: GameService, *, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES, cors_origins: Sequence[str] = ()
+    service: GameService,
+    *,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    cors_origins: Sequence[str] = (),
+    access_log: Sink | None = None,
 ) -> FastAPI:
     """The ASGI application over `service`; request bodies above `max_body_bytes` get 413.
     Browser pages from `cors_origins` (e.g. `https://play.example`; `*` for any) may call the
-    API (CORS, with the Authorization header); by default only same-origin pages can."""
+    API (CORS, with the Authorization header); by default only same-origin pages can.
+    `access_log` receives one record per request (api/http/access_log.py)."""
     app = FastAPI(
         title="Ludex",
         version="1.0",
@@ -154,6 +160,8 @@ def create_app(
             allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
             max_age=600,
         )
+    if access_log is not None:
+        app.add_middleware(AccessLog, sink=access_log)
 
     @app.exception_handler(ServiceError)
     async def _service_error(_request: Request, exc: ServiceError) -> JSONResponse:
