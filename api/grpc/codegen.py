@@ -1,6 +1,6 @@
 """Generate the Python gRPC modules from `api/proto/ludex/v1/ludex.proto` with grpcio-tools.
 
-The generated `ludex_pb2*.py` files are build products (gitignored, never edited): `setup.py`
+The generated `ludex_pb2*.py` files (and `ludex.desc`, the descriptor set with comments) are build products (gitignored, never edited): `setup.py`
 runs `generate()` when the package is built, and `load()` runs it on first use in a source
 checkout where they are missing or older than the .proto. Only the standard library and
 grpc_tools are imported here, so the build can call it before anything else is installed.
@@ -17,7 +17,8 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTO = Path("api/proto/ludex/v1/ludex.proto")
-GENERATED = ("ludex_pb2.py", "ludex_pb2_grpc.py")
+GENERATED = ("ludex_pb2.py", "ludex_pb2_grpc.py", "ludex.desc")
+DESCRIPTOR_SET = ROOT / PROTO.parent / "ludex.desc"  # the .proto with its comments, for reflection
 MODULES = ("api.proto.ludex.v1.ludex_pb2", "api.proto.ludex.v1.ludex_pb2_grpc")
 
 
@@ -31,6 +32,7 @@ def generate(root: Path = ROOT) -> None:
 
     include = Path(protoc.__file__).parent / "_proto"  # well-known types shipped with grpcio-tools
     with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / PROTO.parent).mkdir(parents=True)
         # The include root is the project root, so generated modules import each other as
         # `api.proto.ludex.v1...`, the package they actually live in.
         args = [
@@ -39,6 +41,10 @@ def generate(root: Path = ROOT) -> None:
             f"-I{include}",
             f"--python_out={tmp}",
             f"--grpc_python_out={tmp}",
+            # Also a descriptor set that keeps the comments (the modules drop them), which
+            # server reflection serves (api/grpc/reflection.py).
+            "--include_source_info",
+            f"--descriptor_set_out={Path(tmp) / PROTO.parent / 'ludex.desc'}",
             str(root / PROTO),
         ]
         if protoc.main(args) != 0:

@@ -1,9 +1,10 @@
 """The gRPC face (package `ludex.v1`): a thin translation of RPCs to `GameService` calls.
 
-Also serves the standard `grpc.health.v1.Health` and server reflection services. The seat
-token travels as call metadata `authorization: Bearer <token>`. A `ServiceError` aborts the
-call with the status in `STATUS_BY_KIND` and the typed error body as JSON in the trailing
-metadata `ludex-error-bin`.
+Also serves the standard `grpc.health.v1.Health` and server reflection (v1 and v1alpha, with
+the .proto's comments: api/grpc/reflection.py). The seat token travels as call metadata
+`authorization: Bearer <token>`. A `ServiceError` aborts the call with the status in
+`STATUS_BY_KIND`, a `google.rpc.Status` with `ErrorInfo` details (`grpc-status-details-bin`)
+and the typed error body as JSON in the trailing metadata `ludex-error-bin`.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ import json
 from typing import Any, AsyncIterator, Callable
 
 import grpc
+from google.protobuf import any_pb2
+from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from api.app import GameService, ServiceError, Unauthenticated
 from api.grpc.codegen import load
+from api.grpc.reflection import enable_reflection
 
 # Generated at build or first use, so invisible to type checkers: typed as Any.
 pb2: Any
@@ -90,12 +93,25 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
     return None
 
 
+def error_status(error: ServiceError) -> tuple[grpc.StatusCode, str, Any]:
+    """`(code, message, google.rpc.Status)` for `error`: the Status carries one
+    google.rpc.ErrorInfo with `reason` = the error code, `domain` "ludex.v1" and the error's
+    fields (message, reason, details) as JSON text in `metadata`."""
+    code = STATUS_BY_KIND.get(error.kind, grpc.StatusCode.INVALID_ARGUMENT)
+    message = f"{error.code}: {error.message}" + (f" ({error.reason})" if error.reason else "")
+    fields = {k: json.dumps(v, default=str) for k, v in error.to_dict().items() if k != "code" and v is not None}
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.ErrorInfo(reason=error.code, domain="ludex.v1", metadata=fields))
+    return code, message, status_pb2.Status(code=code.value[0], message=message, details=[detail])
+
+
 async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
+    code, message, status = error_status(error)
     body = json.dumps(error.to_dict(), default=str).encode()
     await context.abort(
-        STATUS_BY_KIND.get(error.kind, grpc.StatusCode.INVALID_ARGUMENT),
-        f"{error.code}: {error.message}" + (f" ({error.reason})" if error.reason else ""),
-        trailing_metadata=(("ludex-error-bin", body),),
+        code,
+        message,
+        trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()), ("ludex-error-bin", body)),
     )
 
 
@@ -255,9 +271,7 @@ async def start_grpc_server(service: GameService, host: str = "127.0.0.1", port:
     pb2_grpc.add_LudexServicer_to_server(LudexServicer(service), server)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
+    enable_reflection(server, (SERVICE_NAME, health.SERVICE_NAME))
     bound = server.add_insecure_port(f"{host}:{port}")
     if bound == 0:
         raise OSError(f"cannot bind gRPC to {host}:{port}")

@@ -27,7 +27,9 @@ def test_built_wheel_runs_bundled_rulesets_from_site_packages(tmp_path):
         "g = Game.new(rs, 2, seed=1);"
         "print(dsl.__file__); print(names); print(len(g.legal_moves(0)) > 0);"
         "from api.store import EventStore, migrate;"
-        "print(migrate.current(EventStore('sqlite://').engine) == migrate.head())"
+        "print(migrate.current(EventStore('sqlite://').engine) == migrate.head());"
+        "from api.grpc.reflection import commented_files;"
+        "print(any(f.endswith('ludex.proto') for f in commented_files()))"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     out = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env, check=True, capture_output=True, text=True)
@@ -36,3 +38,4 @@ def test_built_wheel_runs_bundled_rulesets_from_site_packages(tmp_path):
     assert "balloon_cup" in lines[1]
     assert lines[2] == "True"
     assert lines[3] == "True", "the store's migrations ship in the wheel"
+    assert lines[4] == "True", "the commented descriptor set for reflection ships in the wheel"
