@@ -14,7 +14,7 @@ import json
 from typing import Any, AsyncIterator, Callable
 
 import grpc
-from google.protobuf import any_pb2
+from google.protobuf import any_pb2, struct_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
@@ -80,7 +80,36 @@ def event_to_pb(event: dict[str, Any]) -> Any:
         body_json=json.dumps(event["body"]),
         prev_hash=event.get("prev_hash", ""),
         hash=event.get("hash", ""),
+        body=_struct(event["body"]),
     )
+
+
+def _struct(document: dict[str, Any]) -> Any:
+    """A JSON object as google.protobuf.Struct (numbers become doubles)."""
+    out = struct_pb2.Struct()
+    out.update(document)
+    return out
+
+
+def decision_to_pb(decision: dict[str, Any]) -> Any:
+    """`{step, seats, terminal, stuck}` -> `ludex.v1.Decision`."""
+    return pb2.Decision(step=decision["step"], seats=decision["seats"], terminal=decision["terminal"],
+                        stuck=decision.get("stuck", False))
+
+
+def outcome_to_pb(outcome: dict[str, Any] | None) -> Any:
+    """An outcome dict (runtime.outcomes) -> `ludex.v1.Outcome`; None while the game runs."""
+    if outcome is None:
+        return None
+    return pb2.Outcome(kind=outcome["kind"], winners=outcome["winners"], scores=_struct(outcome["scores"]),
+                       reason=outcome["reason"], ranking=outcome.get("ranking") or [],
+                       places=outcome.get("places") or {})
+
+
+def receipt_to_pb(receipt: dict[str, Any]) -> Any:
+    """A receipt dict (api/app/receipts.py) -> `ludex.v1.Receipt`."""
+    return pb2.Receipt(**{f: receipt[f] for f in ("receipt", "game_id", "version", "head", "sealed", "key_id",
+                                                  "signature")})
 
 
 def _token(context: grpc.aio.ServicerContext) -> str | None:
@@ -185,6 +214,9 @@ class LudexServicer(pb2_grpc.LudexServicer):
             decision_json=json.dumps(v["decision"]),
             terminal=v["terminal"],
             outcome_json=json.dumps(v["outcome"]),
+            decision=decision_to_pb(v["decision"]),
+            outcome=outcome_to_pb(v["outcome"]),
+            view=_struct(v["view"]),
         )
 
     async def GetLegalMoves(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -214,11 +246,14 @@ class LudexServicer(pb2_grpc.LudexServicer):
             terminal=result["terminal"],
             outcome_json=json.dumps(result["outcome"]),
             receipt_json=json.dumps(result["receipt"]),
+            decision=decision_to_pb(result["decision"]),
+            outcome=outcome_to_pb(result["outcome"]),
+            receipt=receipt_to_pb(result["receipt"]),
         )
 
     async def GetReceipt(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         receipt = await self._call(context, self.service.receipt, request.game_id)
-        return pb2.GetReceiptResponse(receipt_json=json.dumps(receipt))
+        return pb2.GetReceiptResponse(receipt_json=json.dumps(receipt), receipt=receipt_to_pb(receipt))
 
     async def GetPublicKeys(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         published = await self._call(context, self.service.public_keys)
@@ -242,6 +277,8 @@ class LudexServicer(pb2_grpc.LudexServicer):
             view_json=json.dumps(r["view"]),
             terminal=r["terminal"],
             outcome_json=json.dumps(r["outcome"]),
+            view=_struct(r["view"]),
+            outcome=outcome_to_pb(r["outcome"]),
         )
 
     async def Audit(self, request: Any, context: grpc.aio.ServicerContext) -> Any:

@@ -6,6 +6,7 @@ present, not dropped."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import grpc
@@ -15,7 +16,7 @@ from google.rpc import error_details_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 from grpc_status import rpc_status
 from grpc_tools import protoc
-from service_harness import ROOT, grpc_auth, grpc_stub
+from service_harness import ROOT, grpc_auth, grpc_stub, play_grpc
 
 PROTO = "api/proto/ludex/v1/ludex.proto"
 PACKAGES = ("grpc.reflection.v1", "grpc.reflection.v1alpha")
@@ -98,3 +99,32 @@ def test_zero_values_that_mean_something_are_present(grpc_service):
     assert view.HasField("terminal") and view.terminal is False
     page = stub.ListEvents(pb2.ListEventsRequest(game_id=game.game_id))
     assert page.HasField("finished") and not page.finished
+
+
+def test_decisions_outcomes_receipts_are_typed_and_documents_are_structs(grpc_service):
+    pb2, stub, _ = grpc_service
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset="balloon_cup", seed="example"))
+    auth = grpc_auth(game.tokens[0])
+    view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id), metadata=auth)
+    assert list(view.decision.seats) == [0] and view.decision.step and not view.HasField("outcome")
+    assert view.view["zones"]["hand[0]"]["count"] == 8.0
+    assert json.loads(view.view_json)["zones"]["hand[0]"]["count"] == 8  # exact integers in the JSON twin
+    legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=auth)
+    done = stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=legal.moves[0],
+                                                 expected_version=legal.version), metadata=auth)
+    assert list(done.decision.seats) == [1]
+    assert done.receipt.game_id == game.game_id and done.receipt.sealed and done.receipt.signature
+    assert done.receipt == stub.GetReceipt(pb2.GetReceiptRequest(game_id=game.game_id)).receipt
+    assert done.events[0].body["move"] == legal.moves[0].name
+
+
+def test_a_finished_game_has_a_typed_outcome(grpc_service):
+    pb2, stub, _ = grpc_service
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset="hanabi", seats=2, seed="typed"))
+    play_grpc(pb2, stub, game.game_id, list(game.tokens), random.Random(3))
+    view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
+    outcome = json.loads(view.outcome_json)
+    assert view.HasField("outcome") and view.outcome.kind == outcome["kind"] and view.outcome.reason == outcome["reason"]
+    assert list(view.outcome.winners) == outcome["winners"]
+    assert {k: int(v) for k, v in view.outcome.scores.items()} == outcome["scores"]
+    assert view.decision.terminal and not view.decision.seats
