@@ -127,6 +127,21 @@ def play_http(
     raise AssertionError(f"game {game_id} did not end within {max_moves} moves")
 
 
+def play_service(service: Any, game: dict[str, Any], rng: random.Random, moves: int | None = None) -> Any:
+    """Random legal moves through a `GameService` in-process until the game ends (or `moves`
+    were made); returns the last move response (None if none was made)."""
+    made, last = 0, None
+    while moves is None or made < moves:
+        view = service.view(game["game_id"], None)
+        if view["terminal"]:
+            break
+        seat = rng.choice(view["decision"]["seats"])
+        legal = service.legal_moves(game["game_id"], game["tokens"][seat])
+        last = service.submit_move(game["game_id"], game["tokens"][seat], rng.choice(legal["moves"]), legal["version"])
+        made += 1
+    return last
+
+
 def write_log(path: Path, entries: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(e) + "\n" for e in entries))
     return path
