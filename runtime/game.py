@@ -195,6 +195,105 @@ class Game:
         error. Raises ImpossibleOutcome for an impossible, mislabelled, missing or left-over
         outcome (ValueError for a malformed one).
         """
+        prog, st = cls._tables(ruleset, seats, options)
+        st.chance = ChanceSource(seed, outcomes, verify, strict)
+        g = cls(prog, st)
+        g._setup()
+        if st.terminal:
+            g.check_outcomes_used()
+        return g
+
+    @classmethod
+    def from_position(cls, ruleset: Ruleset, position: dict[str, Any], seats: int | None = None,
+                      options: dict[str, Any] | None = None, seed: str | int | None = None) -> Game:
+        """A game set up at `position` instead of by its `setup` (a scenario test, a teaching
+        example, a referee's "what if"). `position` is JSON:
+
+            {"zones": {"deck": ["red-3", ...], "hand[0]": [...], "tile1.cubes": [...]},
+             "vars": {"score": [3, 1], ...}, "entities": {"flag2": {"done_at": [1]}},
+             "step": "play", "actor": 1, "current": 1}
+
+        Zones are listed by key, top first; every component the ruleset places at the start
+        must be in exactly one listed zone. Variables and entity variables not given keep their
+        initial values; values are written as in moves (components and entities by name).
+        `step` defaults to the first step, `actor` and `current` to 0. Later chance draws on
+        `seed`. Raises ValueError saying what is wrong (unknown zone, component, variable or
+        step; a component in two zones or in none; a seat out of range).
+        """
+        prog, st = cls._tables(ruleset, seats, options)
+        st.chance = ChanceSource(seed)
+        g = cls(prog, st)
+        g._place(position)
+        return g
+
+    def _place(self, position: dict[str, Any]) -> None:
+        st, rs = self.st, self.prog.rs
+        unknown = set(position) - {"zones", "vars", "entities", "step", "actor", "current"}
+        if unknown:
+            raise ValueError(f"a position has no {', '.join(sorted(unknown))}; it lists zones, vars, entities, step, actor, current")
+        zones = {z.key: z for z in st.zone_refs}
+        comps = {c.name: c for c in st.comps}
+        placed = {c.name for c in comps.values() if c.id in st.loc}
+        seen: dict[str, str] = {}
+        for z in st.zone_refs:
+            st.zones[z.idx] = []
+        st.loc.clear()
+        for key, names in (position.get("zones") or {}).items():
+            z = zones.get(key)
+            if z is None:
+                raise ValueError(f"position: there is no zone '{key}'" + _close(key, zones))
+            for name in names:
+                c = comps.get(name)
+                if c is None or c.kind != z.holds:
+                    raise ValueError(f"position: zone {key} holds {z.holds} components, and there is no {z.holds} named '{name}'")
+                if name in seen:
+                    raise ValueError(f"position: {name} is in two zones, {seen[name]} and {key}")
+                seen[name] = key
+                st.zones[z.idx].append(c)
+                st.loc[c.id] = z.idx
+        missing = sorted(placed - set(seen))
+        if missing:
+            raise ValueError(f"position: every component must be in exactly one zone; {len(missing)} are in none: "
+                             f"{', '.join(missing[:5])}{'...' if len(missing) > 5 else ''}")
+        decls = {v.name: v for v in rs.vars}
+        for name, value in (position.get("vars") or {}).items():
+            v = decls.get(name)
+            if v is None:
+                raise ValueError(f"position: there is no variable '{name}'" + _close(name, decls))
+            if v.per_seat:
+                if not isinstance(value, list) or len(value) != st.nseats:
+                    raise ValueError(f"position: '{name}' is per seat: give a list of {st.nseats} values")
+                st.g[name] = [self._decode(x, v.type) for x in value]
+            elif v.per:
+                st.g[name] = {k: self._decode(x, v.type) for k, x in value.items()}
+            else:
+                st.g[name] = self._decode(value, v.type)
+        ents = {e.name: e for e in st.entities}
+        for name, fields in (position.get("entities") or {}).items():
+            e = ents.get(name)
+            if e is None:
+                raise ValueError(f"position: there is no entity '{name}'" + _close(name, ents))
+            decl = self.prog.entity_types[e.kind]
+            types = {f.name: f.type for f in decl.fields} | {v.name: v.type for v in decl.vars}
+            for k, x in fields.items():
+                if k not in types:
+                    raise ValueError(f"position: entity {name} has no field or variable '{k}'")
+                e.d[k] = self._decode(x, types[k])
+        step = position.get("step", self.prog.first_step)
+        if step not in self.prog.steps:
+            raise ValueError(f"position: there is no step '{step}'" + _close(step, self.prog.steps))
+        for k in ("actor", "current"):
+            s = position.get(k, 0)
+            if not isinstance(s, int) or not 0 <= s < st.nseats:
+                raise ValueError(f"position: {k} must be a seat from 0 to {st.nseats - 1}, not {s!r}")
+        st.step, st.actor, st.current = step, position.get("actor", 0), position.get("current", 0)
+        st.flow, st.rule = None, "position"
+        st.version += 1
+        st.dirty = {"*"}
+
+    @classmethod
+    def _tables(cls, ruleset: Ruleset, seats: int | None, options: dict[str, Any] | None) -> tuple[Program, State]:
+        """The compiled rules and a fresh state with its tables built (no setup, no chance yet)."""
         prog = program_for(ruleset)
         lo, hi = ruleset.seats
         n = lo if seats is None else seats
@@ -209,13 +308,7 @@ class Game:
                 prog.templates.pop(next(iter(prog.templates)))
             cls(prog, st)._build_tables()
             template = prog.templates[key] = st
-        st = template.clone()
-        st.chance = ChanceSource(seed, outcomes, verify, strict)
-        g = cls(prog, st)
-        g._setup()
-        if st.terminal:
-            g.check_outcomes_used()
-        return g
+        return prog, template.clone()
 
     def _build_tables(self) -> None:
         """Everything before `setup`: constants, zones, components, entities, variables. None
@@ -746,6 +839,9 @@ class Game:
         if isinstance(v, list):
             inner = t.args[0] if t.name == "list" and t.args else t
             return [self._decode(x, inner) for x in v]
+        if isinstance(v, dict) and t.name == "map" and len(t.args) == 2:
+            kt = t.args[0]
+            return {self._decode(int(k) if kt.name in ("seat", "int") else k, kt): self._decode(x, t.args[1]) for k, x in v.items()}
         if not isinstance(v, str):
             return v
         if t.name in self.prog.entity_types:
@@ -871,6 +967,13 @@ def _shared_put(key: tuple, d: dict) -> dict:
     if len(_SHARED_ARGS) < 100_000:
         _SHARED_ARGS[key] = d
     return d
+
+
+def _close(name: str, names: Any) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(name, list(names), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _src(span: Any) -> str:
