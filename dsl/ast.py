@@ -175,6 +175,8 @@ class EntityDecl(Decl):
     fields: tuple[Param, ...] = ()
     zones: tuple[ZoneDecl, ...] = ()
     vars: tuple[VarDecl, ...] = ()
+    # `key FIELD`: entities are named by that field's value (`lane[white]`), not by position (`lane3`)
+    keyed_by: str = attrs.field(default="", metadata={"hash_if_default": False})
     kind: str = attrs.field(default="entity", init=False)
 
 

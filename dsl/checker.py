@@ -202,6 +202,9 @@ class Checker:
 
     def _decl_entity(self, d: A.EntityDecl) -> None:
         scope = {f.name: self.type_of(f.type) for f in d.fields}
+        if d.keyed_by and d.keyed_by not in scope:
+            self.rep.error(d.span, f"entity '{d.name}' is keyed by '{d.keyed_by}', which is not one of its fields",
+                           did_you_mean(d.keyed_by, scope))
         for f in d.fields:
             self.check_type_ref(f.type, f.span)
         for z in d.zones:

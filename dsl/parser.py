@@ -141,12 +141,16 @@ class _Build(Transformer):
         return A.ZoneDecl(str(name), _doc(doc), self._tspan(name), holds, vis, per == "seat", "ordered" in rest, init,
                           "" if per == "seat" else per)
 
+    def entity_key(self, meta, name):
+        return ("key", str(name))
+
     def entity_decl(self, meta, name, *rest):
         fields = tuple(x for x in rest if isinstance(x, A.Param))
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
         zones = tuple(x for x in rest if isinstance(x, A.ZoneDecl))
         vars_ = tuple(x for x in rest if isinstance(x, A.VarDecl))
-        return A.EntityDecl(str(name), _doc(doc), self._tspan(name), fields, zones, vars_)
+        key = next((x[1] for x in rest if isinstance(x, tuple) and x[0] == "key"), "")
+        return A.EntityDecl(str(name), _doc(doc), self._tspan(name), fields, zones, vars_, key)
 
     def entities_decl(self, meta, name, value, doc=None):
         return A.EntitiesDecl(str(name), _doc(doc), self._tspan(name), value)

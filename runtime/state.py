@@ -110,7 +110,10 @@ class State:
             self.comps.append(c)
             return c
         index = sum(1 for e in self.entities if e.kind == decl.name)
-        e = Ent(decl.name, index, f"{decl.name}{index + 1}", vals)
+        name = f"{decl.name}[{_name_part(vals[decl.keyed_by])}]" if decl.keyed_by else f"{decl.name}{index + 1}"
+        if decl.keyed_by and any(x.name == name for x in self.entities):
+            raise ValueError(f"two {decl.name} entities have the key {name}: a `key` field must tell them apart")
+        e = Ent(decl.name, index, name, vals)
         self.entities.append(e)
         return e
 
