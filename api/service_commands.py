@@ -91,6 +91,7 @@ async def _serve(
     db: str, host: str, http_port: int, grpc_port: int, ruleset_dirs: tuple[Path, ...] = (), keys: Optional[Path] = None,
     cors_origins: tuple[str, ...] = (),
     access_log: bool = False,
+    budget: int | None = None,
 ) -> None:
     import uvicorn
     from sse_starlette.sse import AppStatus
@@ -120,7 +121,8 @@ async def _serve(
             http_socket.close()
             raise
     store = EventStore(db)
-    service = GameService(store, Rules(ruleset_dirs), keys=_key_ring(db, keys))
+    limits = {} if budget is None else {"budget": budget}
+    service = GameService(store, Rules(ruleset_dirs), keys=_key_ring(db, keys), **limits)
     listener = store.listener(service.notifier.notify)
     if listener is not None:
         # Other processes' commits arrive as notifications: polling is only a safety net.
@@ -203,12 +205,19 @@ def serve(
     access_log: bool = typer.Option(
         False, "--access-log", help="Write one JSON line per HTTP request to stderr (game, seat, status, latency)."
     ),
+    budget: Optional[int] = typer.Option(
+        None,
+        "--budget",
+        min=1,
+        help="Execution budget in steps of each setup, move, trigger cascade and legal-moves listing "
+        "(default 1000000); rules that run out fail with budget_exceeded and the game is unchanged.",
+    ),
 ) -> None:
     """Serve games over HTTP and gRPC from one event store."""
     for d in rulesets:
         if not d.is_dir():
             fail(f"--rulesets {d}: no such folder", "give a folder holding NAME/game.ludex folders or NAME.ludex files")
-    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys, tuple(cors_origin), access_log))
+    asyncio.run(_serve(db, host, http_port, grpc_port, tuple(rulesets), keys, tuple(cors_origin), access_log, budget))
 
 
 def replay(

@@ -1,12 +1,13 @@
 """The interpreter: runs a compiled `dsl.ir.Ruleset` as a state machine of events."""
 
+from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ImpossibleOutcome
 from runtime.compile import RuleError
 from runtime.events import Event, event_from_dict, event_to_dict
 from runtime.game import BadOption, Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
 
 __all__ = [
-    "BadOption",
+    "DEFAULT_BUDGET", "BadOption", "BudgetExceeded",
     "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "RuleError",
     "event_from_dict", "event_to_dict",
 ]

@@ -95,6 +95,9 @@ class ChanceSource:
         self.verify = verify and seed is not None
         self.strict = strict
         self.used = 0
+        # what rebuilds the same RNG stream from the start (Game's rewind after a failed move):
+        # the seed, when every outcome so far was drawn from it or checked against it
+        self.seed = seed if self.verify or not self.given else None
 
     def clone(self) -> ChanceSource:
         """An independent copy: the same RNG state and remaining given outcomes."""
@@ -107,6 +110,7 @@ class ChanceSource:
         new.verify = self.verify
         new.strict = self.strict
         new.used = self.used
+        new.seed = self.seed
         return new
 
     @property

@@ -83,12 +83,6 @@ def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, brea
                                seat_values(carried) if carried is not _ABSENT else None))
 
 
-def _while_limit(span: Any) -> None:
-    from runtime.compile import RuleError
-
-    raise RuleError("a `while` loop ran 100000 times: it never ends", span)
-
-
 def _proc(st: Any, name: str, *args: Any) -> None:
     """Run procedure `name` through its closures (when its body could not be generated)."""
     c = st.callables[name]
@@ -107,7 +101,7 @@ def _memo(cell: list, f: Any) -> Any:
 
 
 HELPERS = {"UNSET": UNSET, "MEMO": _memo, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "WHILE_LIMIT": _while_limit, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -403,7 +397,9 @@ class Gen:
             return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n        m[0] = st.version\n"
                     f"        m[1] = {{}}\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
                     f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
-        return f"def F_{f.name}(st{params}):\n{_prologue(body)}    return {body}\n"
+        # a recursive function takes a step of the execution budget per call (runtime.budget)
+        spend = f"    st.spend({self.const(f.span)})\n" if f.name in self.recursive else ""
+        return f"def F_{f.name}(st{params}):\n{spend}{_prologue(body)}    return {body}\n"
 
     def search_source(self, fname: str, binders: tuple[A.Binder, ...], groups: list[list[A.Node]],
                       first_only: bool) -> str:
@@ -482,9 +478,10 @@ class Gen:
             for k, v in kw:
                 args[params.index(k)] = v
             texts = "".join(", " + self.ex(a, env) for a in args)
+            spend = f"{ind}st.spend({self.const(n.span)})"  # a call takes a step of the budget
             if name in self.generated_procs:
-                return [f"{ind}P_{name}(st{texts})"]
-            return [f"{ind}PROC(st, {name!r}{texts})"]
+                return [spend, f"{ind}P_{name}(st{texts})"]
+            return [spend, f"{ind}PROC(st, {name!r}{texts})"]
         return [ind + self.ex_call(n, env, name, pos, kw)]
 
     def st_move_stmt(self, n, env, ind, what, dest, place):
@@ -565,11 +562,13 @@ class Gen:
     def st_for_stmt(self, n, env, ind, name, iterable, body):
         v = self.fresh(name)
         # a copy: the body may move what it iterates over
-        return [f"{ind}for {v} in list({self.items(iterable, env)}):"] + self.block(body, {**env, name: v}, ind + "    ")
+        # each round takes a step of the execution budget (runtime.budget)
+        return ([f"{ind}for {v} in list({self.items(iterable, env)}):", f"{ind}    st.spend({self.const(n.span)})"]
+                + self.block(body, {**env, name: v}, ind + "    "))
 
     def st_while_stmt(self, n, env, ind, cond, body):
-        return ([f"{ind}for _ in range(100_000):", f"{ind}    if not ({self.ex(cond, env)}): break"]
-                + self.block(body, env, ind + "    ") + [f"{ind}else:", f"{ind}    WHILE_LIMIT({self.const(n.span)})"])
+        return ([f"{ind}while {self.ex(cond, env)}:", f"{ind}    st.spend({self.const(n.span)})"]
+                + self.block(body, env, ind + "    "))
 
     def st_let_stmt(self, n, env, ind, name, value):
         v = self.fresh(name)

@@ -712,7 +712,10 @@ class Compiler:
 
             return call_fn
 
+        span = n.span
+
         def call(st, env):
+            st.spend(span)
             c = callables[name]
             if c.py is not None and c.is_proc:  # the generated procedure (runtime.codegen)
                 c.py(st, *[a(st, env) for a in allargs])
@@ -882,8 +885,11 @@ class Compiler:
         slot = inner.add(name)
         b = self.block(body, inner)
 
+        span = n.span
+
         def for_stmt(st, env):
             for x in list(st.items(it(st, env))):
+                st.spend(span)
                 env[slot] = x
                 b(st, env)
 
@@ -892,12 +898,12 @@ class Compiler:
     def st_while_stmt(self, n, sc, cond, body):
         c, b = self.ex(cond, sc), self.block(body, sc)
 
+        span = n.span
+
         def while_stmt(st, env):
-            for _ in range(100_000):
-                if not c(st, env):
-                    return
+            while c(st, env):
+                st.spend(span)
                 b(st, env)
-            raise RuleError("a `while` loop ran 100000 times: it never ends", n.span)
 
         return while_stmt
 

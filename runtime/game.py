@@ -24,13 +24,13 @@ import attrs
 
 from dsl.ir import Ruleset
 from runtime import views
+from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
 from runtime.events import NO_ARGS, NO_OUTCOME, Event
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
-TRIGGER_LIMIT = 1000
 AUTOMATON_LIMIT = 100_000  # automaton moves in a row before the rules are deemed to loop
 
 
@@ -181,6 +181,7 @@ class Game:
         outcomes: list[Any] | None = None,
         verify: bool = False,
         strict: bool = False,
+        budget: int = DEFAULT_BUDGET,
     ) -> Game:
         """Create a game and run its setup.
 
@@ -193,12 +194,18 @@ class Game:
         `strict`, the given outcomes must be exactly those the game uses: a chance node with
         none left, or outcomes left when the game ends (or at `check_outcomes_used`), is an
         error. Raises ImpossibleOutcome for an impossible, mislabelled, missing or left-over
-        outcome (ValueError for a malformed one).
+        outcome (ValueError for a malformed one). `budget` is the execution budget in steps
+        of setup, each move, each trigger cascade and each legal-moves listing (see
+        `runtime.budget`); setup running out of it raises BudgetExceeded.
         """
         prog, st = cls._tables(ruleset, seats, options)
         st.chance = ChanceSource(seed, outcomes, verify, strict)
+        st.budget = st.steps_left = budget
         g = cls(prog, st)
-        g._setup()
+        try:
+            g._setup()
+        except (BudgetExceeded, RecursionError) as exc:
+            raise g._budget_error(exc) from None
         if st.terminal:
             g.check_outcomes_used()
         return g
@@ -458,7 +465,11 @@ class Game:
         cached = self._legal_cache
         if cached is not None and cached[0] == st.version and cached[1] is st:
             return list(cached[2])
-        moves = self._legal_moves(seat)
+        st.steps_left = st.budget
+        try:
+            moves = self._legal_moves(seat)
+        except (BudgetExceeded, RecursionError) as exc:
+            raise self._budget_error(exc, getattr(exc, "rule", "") or "legal moves") from None
         self._legal_cache = (st.version, st, moves)
         return list(moves)
 
@@ -469,7 +480,11 @@ class Game:
         out: list[Move] = []
         for group in (plain, otherwise):
             for mc in group:
-                inst = mc.search(st, False) if mc.search is not None else self._instances(mc)
+                try:
+                    inst = mc.search(st, False) if mc.search is not None else self._instances(mc)
+                except BudgetExceeded as exc:
+                    exc.rule = mc.rule  # its requires or argument domains
+                    raise
                 if not inst:
                     continue
                 if with_forced and mc.decl.forced and any(not m._mc.decl.forced for m in out):  # type: ignore[union-attr]
@@ -539,7 +554,9 @@ class Game:
 
         Raises NotYourTurn when `seat` is not to act, IllegalMove with the failing require's
         reason otherwise; the state is unchanged then. `trusted` (replay only) also accepts
-        components by name where the mover could not see them.
+        components by name where the mover could not see them. A rule that fails while the
+        move runs (RuleError, or BudgetExceeded when it runs out of the execution budget)
+        leaves the state as it was before the move too.
         """
         st = self.st
         if not isinstance(move, Move):
@@ -555,17 +572,63 @@ class Game:
             mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
             if mc is None:
                 raise IllegalMove(self._no_such_move(move.name))
-            binding = self._bind(mc, move.args, seat, trusted)
-            self._check_priority(mc)
+            st.steps_left = st.budget
+            try:
+                binding = self._bind(mc, move.args, seat, trusted)
+                self._check_priority(mc)
+            except (BudgetExceeded, RecursionError) as exc:
+                raise self._budget_error(exc, mc.rule) from None
+        st.steps_left = st.budget
         start = len(st.events)
         listing = self._listing
         if listing is not None:
             self._listing = None
             if listing.st is st and listing.version == st.version:
                 listing.freeze()
-        self._execute(mc, binding, seat)  # type: ignore[arg-type]
-        self._run_automata()
+        try:
+            self._execute(mc, binding, seat)  # type: ignore[arg-type]
+            self._run_automata()
+        except (BudgetExceeded, RecursionError, RuleError) as exc:
+            failure = exc if isinstance(exc, RuleError) else self._budget_error(exc)
+            self._rewind(start)
+            raise failure from None
         return st.events[start:]
+
+    def _budget_error(self, exc: BaseException, rule: str = "") -> BudgetExceeded:
+        """`exc` (running out of steps, or Python's recursion limit) as a BudgetExceeded naming
+        the rule that was running (`rule`, else the one that took the last step) and its
+        file:line."""
+        st = self.st
+        if not isinstance(exc, BudgetExceeded):
+            exc = BudgetExceeded(st.budget, None)
+        exc.rule = rule or exc.rule or st.rule
+        kind, _, name = exc.rule.partition(" ")
+        decl: Any = None
+        if kind == "setup":
+            decl = self.prog.rs.setup
+        elif kind == "move":
+            decl = next((m.decl for m in self.prog.moves if m.name == name), None)
+        elif kind == "trigger":
+            decl = next((t.decl for t in self.prog.triggers if t.decl.name == name), None)
+        exc.source = _src(decl.span) if decl is not None else ""
+        return exc
+
+    def _rewind(self, length: int) -> None:
+        """Put the game back as it was when it had `length` events, by replaying them (only
+        after a failed move, so the cost is the failure's). The chance source is rebuilt from
+        the seed when it can be (the same stream of outcomes), else the replayed game keeps
+        drawing from where the failed move left the RNG."""
+        st = self.st
+        events = st.events[:length]
+        seed = st.chance.seed
+        try:
+            g = Game.fold(self.prog.rs, self.seats, st.options, events, seed=seed, budget=st.budget)
+        except ImpossibleOutcome:
+            g = Game.fold(self.prog.rs, self.seats, st.options, events, budget=st.budget)
+            g.st.chance = st.chance
+        self.st = g.st
+        self.st.callables = self.prog.callables
+        self._legal_cache = self._listing = None
 
     def _no_such_move(self, name: str) -> str:
         steps = [s for m in self.prog.moves if m.name == name for s in m.decl.steps]
@@ -693,6 +756,7 @@ class Game:
                 return
             if name not in driven.get(st.step, ()):
                 raise RuleError(f"automaton '{name}' is to act at step '{st.step}', which is not one of its steps", None)
+            st.steps_left = st.budget  # each automaton move is a move with its own budget
             chosen = self._first_move()
             if chosen is None:
                 return
@@ -722,7 +786,18 @@ class Game:
         if "*" not in changed and self.prog.trigger_deps.isdisjoint(changed):
             changed.clear()  # nothing any trigger reads
             return
-        for _ in range(TRIGGER_LIMIT):
+        outer = st.steps_left
+        st.steps_left = st.budget  # a cascade has a budget of its own
+        try:
+            self._cascade(changed)
+        except RecursionError:
+            raise BudgetExceeded(st.budget, None, st.rule) from None
+        finally:
+            st.steps_left = outer
+
+    def _cascade(self, changed: set[str]) -> None:
+        st = self.st
+        while True:  # each firing takes a step of the cascade's budget (runtime.budget)
             fired = False
             every = "*" in changed
             st.dirty = set()
@@ -736,7 +811,10 @@ class Game:
                     saved = st.rule
                     st.rule = tc.rule
                     try:
+                        st.spend(tc.decl.span)
                         tc.run(st, *found[0])
+                    except RecursionError:
+                        raise BudgetExceeded(st.budget, None, st.rule) from None
                     finally:
                         st.rule = saved
                     fired = True
@@ -746,8 +824,11 @@ class Game:
                     saved = st.rule
                     st.rule = tc.rule
                     try:
+                        st.spend(tc.decl.span)
                         for f in tc.body:
                             f(st, env)
+                    except RecursionError:
+                        raise BudgetExceeded(st.budget, None, st.rule) from None
                     finally:
                         st.rule = saved
                     fired = True
@@ -756,7 +837,6 @@ class Game:
                 st.dirty = set()
                 return
             changed = changed | st.dirty
-        raise RuleError(f"triggers fired {TRIGGER_LIMIT} times in a row: some trigger's condition stays true", None)
 
     def _trigger_binding(self, tc: Any, env: list, k: int) -> bool:
         if tc.search is not None:
@@ -875,7 +955,7 @@ class Game:
     # ---- replay ----
     @classmethod
     def fold(cls, ruleset: Ruleset, seats: int, options: dict[str, Any] | None, events: list[Event],
-             seed: str | int | None = None) -> Game:
+             seed: str | int | None = None, budget: int = DEFAULT_BUDGET) -> Game:
         """Rebuild a game from its events: chance outcomes come from the chance events, every
         move is re-checked for legality, and the regenerated events must equal the log.
 
@@ -887,7 +967,8 @@ class Game:
         """
         given = [{"outcome": list(e.outcome), "node": e.node, "zone": e.zone, "rule": e.rule, "source": e.source}
                  for e in events if e.kind == "chance"]
-        g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None, strict=True)
+        g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None, strict=True,
+                    budget=budget)
         for e in events:
             if e.kind != "move" or (e.seat is not None and e.seat >= g.seats):
                 continue  # an automaton's move: the rules play it again, and the events are compared below

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceNode, ChanceSource
 from runtime.events import NO_ARGS, Event
 from runtime.values import Comp, Ent, ZoneRef
@@ -48,6 +49,9 @@ class State:
         self.reveals: list[dict[str, Any]] = []
         self.rule = "setup"
         self.version = 0
+        # steps left to the running unit of execution (see runtime.budget); Game resets it
+        self.budget = DEFAULT_BUDGET
+        self.steps_left = DEFAULT_BUDGET
         self._names: dict[str, int] = {}
         self._kinds: dict[str, str] = {}
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
@@ -60,6 +64,13 @@ class State:
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
         self.loose_members: dict[str, tuple[str, ...]] = {}  # entity kind -> its fields and variables
+
+    def spend(self, span: Any) -> None:
+        """Take one step of the execution budget for the loop or call at `span`; raises
+        `BudgetExceeded` when none is left."""
+        self.steps_left -= 1
+        if self.steps_left < 0:
+            raise BudgetExceeded(self.budget, span, self.rule)
 
     # ---- copying ----
     def clone(self) -> State:

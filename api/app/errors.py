@@ -111,6 +111,15 @@ class Conflict(ServiceError):
     kind = "conflict"
 
 
+class RulesFailed(ServiceError):
+    """The rules themselves failed while running (a designer's defect, not the caller's):
+    `budget_exceeded` when setup, a move, a trigger cascade or a legal-moves listing ran out
+    of its execution budget, `rule_error` for another runtime failure; `rule` and `source`
+    (file:line) say where. The game is unchanged and the service keeps serving."""
+
+    kind = "unprocessable"
+
+
 class IllegalMoveError(ServiceError):
     """The rules refuse the move (`illegal_move`); `reason` is the failed `require`, with the
     rule name and its source location as details."""

@@ -28,7 +28,15 @@ from api.app import logschema as schema
 from api.app import receipts
 from api.app.rules import PinnedRulesMismatch, Rules
 from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, sha256_hex
-from runtime import Game, IllegalMove, ImpossibleOutcome, LogMismatch, event_from_dict, event_to_dict
+from runtime import (
+    DEFAULT_BUDGET,
+    Game,
+    IllegalMove,
+    ImpossibleOutcome,
+    LogMismatch,
+    event_from_dict,
+    event_to_dict,
+)
 
 RUNTIME_KINDS = schema.RUNTIME_KINDS  # runtime.Event kinds; "reveal" is the seed reveal
 __all__ = ["LOG_FORMAT", "RUNTIME_KINDS", "AuditReport", "Check", "audit_log", "replay_view"]
@@ -138,8 +146,15 @@ def compile_pinned(rules: Rules, header: Mapping[str, Any]) -> Any:
     return rules.pinned(header["sources"], header["variants"], header["content_hash"], header.get("sources_hash"))
 
 
-def fold(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None) -> Any:
-    """Rebuild the game from the header and runtime event bodies (runtime.Game.fold)."""
+def fold(
+    rules: Rules,
+    header: Mapping[str, Any],
+    bodies: Sequence[Mapping[str, Any]],
+    seed: str | None,
+    budget: int = DEFAULT_BUDGET,
+) -> Any:
+    """Rebuild the game from the header and runtime event bodies (runtime.Game.fold), with
+    `budget` as its execution budget (steps; see runtime.budget)."""
     rs = compile_pinned(rules, header)
     events = []
     for index, body in enumerate(bodies):
@@ -147,7 +162,7 @@ def fold(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, 
             events.append(event_from_dict(dict(body)))
         except Exception as exc:  # cattrs raises several types for malformed input
             raise MalformedEvent(index, f"not a valid event ({exc})") from exc
-    return Game.fold(rs, header["seats"], header["options"], events, seed=seed)
+    return Game.fold(rs, header["seats"], header["options"], events, seed=seed, budget=budget)
 
 
 def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:

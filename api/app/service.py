@@ -15,6 +15,7 @@ concurrency.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import json
 import secrets
@@ -23,7 +24,7 @@ import time
 import uuid
 import zlib
 from collections import OrderedDict
-from typing import Any, AsyncIterator, Mapping
+from typing import Any, AsyncIterator, Iterator, Mapping
 
 import attrs
 
@@ -34,6 +35,7 @@ from api.app.errors import (
     IllegalMoveError,
     InvalidRequest,
     NotFound,
+    RulesFailed,
     ServiceError,
     TooLarge,
     Unauthenticated,
@@ -45,7 +47,18 @@ from api.app.requests import note_seat
 from api.app.rules import PinnedRulesMismatch, Rules, sources_hash
 from api.app.tokens import hash_token, is_ticket, new_ticket, new_token, seat_for_ticket, seat_for_token
 from api.store import EventStore, GameNotFound, StoredEvent, VersionConflict, canonical_json, sha256_hex
-from runtime import BadOption, Game, IllegalMove, Move, NotYourTurn, event_from_dict, event_to_dict
+from runtime import (
+    DEFAULT_BUDGET,
+    BadOption,
+    BudgetExceeded,
+    Game,
+    IllegalMove,
+    Move,
+    NotYourTurn,
+    RuleError,
+    event_from_dict,
+    event_to_dict,
+)
 
 MAX_SEED_LENGTH = 256
 MAX_CHECK_TEXT = 128 * 1024  # characters of rule text /rulesets/check parses
@@ -75,14 +88,23 @@ class GameService:
     """Create, view, move, list events, replay, audit and stream games kept in an EventStore.
 
     Methods return JSON-able dicts and raise `api.app.errors.ServiceError` subclasses.
-    `token` is the caller's seat token; None means a spectator.
+    `token` is the caller's seat token; None means a spectator. `budget` is the execution
+    budget (steps) of each game's setup, moves, trigger cascades and legal-moves listings:
+    rules that run out of it fail with RulesFailed (`budget_exceeded`), the game unchanged.
     """
 
     def __init__(
-        self, store: EventStore, rules: Rules | None = None, *, poll_interval: float = 0.25, keys: KeyRing | None = None
+        self,
+        store: EventStore,
+        rules: Rules | None = None,
+        *,
+        poll_interval: float = 0.25,
+        keys: KeyRing | None = None,
+        budget: int = DEFAULT_BUDGET,
     ) -> None:
         self.store = store
         self.rules = rules or Rules()
+        self.budget = budget
         # Receipts are signed with `keys`; without a key ring (tests) a key lives in memory.
         self.keys = keys or KeyRing.ephemeral()
         self.poll_interval = poll_interval
@@ -154,7 +176,8 @@ class GameService:
         else:
             check_text(seed, "seed", "bad_seed", controls=False)
         try:
-            game = Game.new(rs, seats=seats, options=options, seed=seed)
+            with _rules_running():
+                game = Game.new(rs, seats=seats, options=options, seed=seed, budget=self.budget)
         except ServiceError:
             raise
         except BadOption as exc:
@@ -200,12 +223,14 @@ class GameService:
         with self._locked(game_id):
             live = self._live(game_id)
             seat = self._seat(live, token)
+            with _rules_running():
+                decision = _decision(live.game)
             return {
                 "game_id": game_id,
                 "version": live.version,
                 "seat": seat,
                 "view": live.game.view(seat),
-                "decision": _decision(live.game),
+                "decision": decision,
                 "terminal": bool(live.game.terminal),
                 "outcome": _outcome(live.game),
             }
@@ -216,7 +241,8 @@ class GameService:
         with self._locked(game_id):
             live = self._live(game_id)
             seat = self._seat(live, token, required=True)
-            moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
+            with _rules_running():
+                moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
             return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves}
 
     def submit_move(
@@ -264,11 +290,19 @@ class GameService:
                     rule=exc.rule or None,
                     source=exc.source or None,
                 ) from exc
+            except (BudgetExceeded, RuleError) as exc:
+                raise _rules_failed(exc) from exc  # the runtime put the game back as it was
             except BaseException:
                 self._forget(game_id)  # a runtime failure may have left the game half-applied
                 raise
             entries = [(e.kind, event_to_dict(e)) for e in new]
             finished = bool(live.game.terminal)
+            try:
+                with _rules_running():
+                    decision = _decision(live.game)  # the next listing failing refuses the move
+            except RulesFailed:
+                self._forget(game_id)  # nothing was stored: rebuild from the store next time
+                raise
             if finished:
                 entries.append(("reveal", _reveal(live.seed, live.game)))
             try:
@@ -290,7 +324,7 @@ class GameService:
                 "game_id": game_id,
                 "version": live.version,
                 "events": [self._render(live, e, token_seat) for e in stored],
-                "decision": _decision(live.game),
+                "decision": decision,
                 "terminal": bool(live.game.terminal),
                 "outcome": _outcome(live.game),
                 "receipt": self._receipt(live),
@@ -415,7 +449,7 @@ class GameService:
         header = events[0].body
         bodies = [e.body for e in events if e.kind in gamelog.RUNTIME_KINDS]
         try:
-            game = gamelog.fold(self.rules, header, bodies, record.seed)
+            game = gamelog.fold(self.rules, header, bodies, record.seed, self.budget)
         except PinnedRulesMismatch as exc:
             raise ServiceError("corrupt_log", f"game {game_id}: {exc}") from exc
         live = LiveGame(game_id, header, record.seed, record.token_hashes, events, game, record.finished)
@@ -490,6 +524,23 @@ def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
     live.events.extend(new)
     live.finished = live.finished or any(e.kind == "reveal" for e in new)
     return True
+
+
+@contextlib.contextmanager
+def _rules_running() -> Iterator[None]:
+    """Run rules: their own failures (running out of the execution budget, a runtime error)
+    become RulesFailed, a typed error the faces report, instead of a crash."""
+    try:
+        yield
+    except (BudgetExceeded, RuleError) as exc:
+        raise _rules_failed(exc) from exc
+
+
+def _rules_failed(exc: BudgetExceeded | RuleError) -> RulesFailed:
+    if isinstance(exc, BudgetExceeded):
+        return RulesFailed("budget_exceeded", str(exc), rule=exc.rule or None, source=exc.source or None, budget=exc.budget)
+    span = exc.span
+    return RulesFailed("rule_error", str(exc), source=f"{span.file}:{span.line}" if span is not None else None)
 
 
 def _parse_move(move: Any) -> dict[str, Any]:

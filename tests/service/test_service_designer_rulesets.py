@@ -43,6 +43,23 @@ trigger reached when total >= TARGET "the total reaches the target" {
 }
 """
 
+LOOPS = """\
+game loops "Loops"
+seats 2
+
+var total: int = 0 "a counter"
+
+setup "the first seat starts" { turn 0 }
+
+step play "play" then end turn
+
+move add() during play "add one" { total += 1 }
+
+move forever() during play "never ends" {
+  while true { total += 1 }
+}
+"""
+
 BROKEN = 'game broken "Broken"\nseats 2\nstep play "x" then end turn\nmove m() during play "m" { nope += 1 }\n'
 
 
@@ -57,13 +74,14 @@ def designer_dir(tmp_path):
     (root / "race" / "game.ludex").write_text(_race(10))
     (root / "race" / "variants" / "three_seats.ludex").write_text("variant three_seats extends race\nseats 3\n")
     (root / "broken.ludex").write_text(BROKEN)
+    (root / "loops.ludex").write_text(LOOPS)
     return root
 
 
 @pytest.fixture
 def server(tmp_path, designer_dir):
     s = Server(
-        f"sqlite:///{tmp_path / 'ludex.db'}", tmp_path / "server.log", ("--rulesets", str(designer_dir))
+        f"sqlite:///{tmp_path / 'ludex.db'}", tmp_path / "server.log", ("--rulesets", str(designer_dir), "--budget", "20000")
     ).start()
     yield s
     s.stop()
@@ -179,3 +197,48 @@ def test_serve_refuses_a_missing_rulesets_folder(tmp_path):
     done = run_cli("serve", "--rulesets", str(tmp_path / "nowhere"), "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: --rulesets {tmp_path / 'nowhere'}: no such folder (")
+
+
+def test_a_looping_rule_runs_out_of_budget_and_the_server_keeps_serving(server):
+    import grpc
+
+    with httpx.Client(base_url=server.http, timeout=30) as client:
+        game = create_http_game(client, "loops")
+        view = client.get(f"/games/{game['game_id']}/view").json()
+        r = client.post(
+            f"/games/{game['game_id']}/moves",
+            json={"move": {"name": "forever", "args": {}}, "expected_version": view["version"]},
+            headers=bearer(game["tokens"][0]),
+        )
+        assert r.status_code == 422, r.text
+        error = r.json()["error"]
+        assert error["code"] == "budget_exceeded"
+        assert (error["rule"], error["source"], error["budget"]) == ("move forever", "loops.ludex:12", 20000)
+        assert error["message"] == (
+            "move forever (loops.ludex:12) ran out of its budget of 20000 steps at loops.ludex:13:3: "
+            "a loop or recursion that never ends?"
+        )
+        # Nothing happened: same version, and the seat can still play.
+        after = client.get(f"/games/{game['game_id']}/view").json()
+        assert after["version"] == view["version"] and after["view"]["vars"]["total"] == 0
+        r = client.post(
+            f"/games/{game['game_id']}/moves",
+            json={"move": {"name": "add", "args": {}}, "expected_version": view["version"]},
+            headers=bearer(game["tokens"][0]),
+        )
+        assert r.status_code == 200 and _total(client, game["game_id"]) == 1
+
+    pb2, stub, channel = grpc_stub(server.grpc_target)
+    try:
+        game = stub.CreateGame(pb2.CreateGameRequest(ruleset="loops"))
+        view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
+        with pytest.raises(grpc.RpcError) as info:
+            stub.SubmitMove(
+                pb2.SubmitMoveRequest(game_id=game.game_id, move=pb2.Move(name="forever"), expected_version=view.version),
+                metadata=[("authorization", f"Bearer {game.tokens[0]}")],
+            )
+        assert info.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+        assert "ran out of its budget of 20000 steps" in info.value.details()
+        assert stub.ListRulesets(pb2.ListRulesetsRequest()).rulesets  # still serving
+    finally:
+        channel.close()
