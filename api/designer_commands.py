@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -154,6 +155,9 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(0, "--seed", help="seed of the whole run: the same seed plays the same games"),
         max_plies: int = typer.Option(5000, "--max-plies", min=1, help="cut a game after this many moves"),
         as_json: bool = typer.Option(False, "--json", help="print the statistics as JSON"),
+        save: Optional[Path] = typer.Option(
+            None, "--save", help="write each game's log to DIR/game-NNNN.jsonl (the `ludex export` format; replay and audit read it)"
+        ),
     ) -> None:
         """Random legal playouts with statistics: outcomes by seat, game length, branching, speed."""
         from api.simulation import simulate
@@ -163,16 +167,20 @@ def register(app: typer.Typer) -> None:
         seats = seat_count(rs, seats)
         new_game(rs, seats, opts, seed="check")  # the rules' own refusal, before any progress bar
         console = Console(stderr=True)
+        if save is not None and save.exists() and not save.is_dir():
+            fail(f"--save {save}: not a folder", "give a folder for the game logs (it is created if missing)")
         if as_json:
-            stats = simulate(rs, seats, opts, games, seed, max_plies)
+            stats = simulate(rs, seats, opts, games, seed, max_plies, save=save)
             print(json.dumps(stats, indent=2))
             return
         from rich.progress import Progress
 
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"simulating {rs.name}", total=games)
-            stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task))
+            stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task), save=save)
         _print_stats(stats)
+        if save is not None:
+            typer.echo(f"saved {games} game logs in {save}/ (ludex replay {save}/game-0001.jsonl --final)", err=True)
 
     @app.command("play")
     def play_cmd(
@@ -182,6 +190,9 @@ def register(app: typer.Typer) -> None:
         seats: int = SeatsOpt,
         option: list[str] = OptionOpt,
         seed: int = typer.Option(None, "--seed", help="fix the shuffle and the other seats' choices"),
+        save: Optional[Path] = typer.Option(
+            None, "--save", help="write the game's log to FILE when it ends (the `ludex export` format; replay and audit read it)"
+        ),
     ) -> None:
         """Play in the terminal against random seats, seeing only your seat's view."""
         rs = _load(ruleset, variant)
@@ -189,8 +200,10 @@ def register(app: typer.Typer) -> None:
         seats = seat_count(rs, seats)
         if not 0 <= seat < seats:
             fail(f"there is no seat {seat} in a {seats}-seat game", f"seats are 0 to {seats - 1}")
-        g = new_game(rs, seats, opts, seed=seed if seed is not None else random.randrange(1 << 30))
+        game_seed = str(seed if seed is not None else random.randrange(1 << 30))
+        g = new_game(rs, seats, opts, seed=game_seed)
         rng = random.Random(seed)
+        played: list[tuple[int, dict[str, Any]]] = []
         console = Console()
         while not g.terminal:
             d = g.decision()
@@ -202,6 +215,7 @@ def register(app: typer.Typer) -> None:
             if actor != seat:
                 m = rng.choice(moves)
                 console.print(f"seat {actor}: {m.name} {json.dumps(m.args)}")
+                played.append((actor, m.to_dict()))
                 g.apply(actor, m)
                 continue
             console.print_json(json.dumps(_compact_view(g.view(seat))))
@@ -209,10 +223,16 @@ def register(app: typer.Typer) -> None:
                 console.print(f"  [bold]{i}[/bold]: {m.name} {json.dumps(m.args)}")
             choice = typer.prompt("your move", type=int)
             if 0 <= choice < len(moves):
+                played.append((seat, moves[choice].to_dict()))
                 g.apply(seat, moves[choice])
             else:
                 console.print(f"[red]there is no move {choice}: choose 0 to {len(moves) - 1}[/red]")
         console.print(f"game over: {json.dumps(g.outcome)}")
+        if save is not None:
+            from api.saved_games import game_log, write_log
+
+            write_log(save, game_log(rs, seats, opts, game_seed, played))
+            typer.echo(f"saved the game's log to {save} (ludex replay {save} --final; ludex audit {save})")
 
 
 def _compact_view(v: dict) -> dict:

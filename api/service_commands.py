@@ -223,10 +223,16 @@ def serve(
 def replay(
     log: Path = typer.Argument(..., help="An exported log (JSON lines)."),
     at: Optional[int] = typer.Option(None, "--at", help="Show the game right after event N (default: the end)."),
+    final: bool = typer.Option(False, "--final", help="Show the game as it ended (the default without --at)."),
     seat: Optional[int] = typer.Option(None, "--seat", help="Show this seat's view (default: spectator)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the view as JSON instead of the board."),
 ) -> None:
-    """Print the view of a logged game at step N, as JSON."""
+    """Show a logged game right after event N (or at its end): the board as `ludex play` draws
+    it, or the view as JSON."""
     from api.app import LogError, Rules, replay_view
+
+    if final and at is not None:
+        fail("--at and --final both say where to stop", "give one of them")
 
     entries = _read_log(log)
     try:
@@ -238,7 +244,17 @@ def replay(
     except (KeyError, TypeError, ValueError) as exc:
         typer.echo(f"replay failed: the log is malformed ({type(exc).__name__}: {exc})", err=True)
         raise typer.Exit(1) from exc
-    typer.echo(json.dumps(result, indent=2, sort_keys=True))
+    if as_json:
+        typer.echo(json.dumps(result, indent=2, sort_keys=True))
+        return
+    from rich.console import Console
+
+    from api.board import board, turn_line
+
+    title = f"{turn_line(result['view'])} · event {result['at']}" + (
+        f" (the state after event {result['state_after']})" if result["state_after"] != result["at"] else ""
+    )
+    Console().print(board(result["view"], title=title))
 
 
 def audit(

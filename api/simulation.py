@@ -10,6 +10,7 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from dsl import Ruleset
@@ -38,8 +39,11 @@ def outcome_key(outcome: dict[str, Any] | None, automata: dict[str, int] | None 
 
 
 def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
-             on_game: Callable[[], None] | None = None) -> dict[str, Any]:
+             on_game: Callable[[], None] | None = None, save: Path | None = None) -> dict[str, Any]:
     """Play `games` random games; returns a JSON-able dict of statistics.
+
+    With `save`, each game's complete log is written to `save/game-NNNN.jsonl` in the format
+    of `ludex export` (see `api.saved_games`), its seed revealed once it ended.
 
     Keys: ruleset, variants, seats, games, plies, seconds, playouts_per_s, plies_per_s,
     outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score,
@@ -63,6 +67,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
         g = Game.new(rs, n_seats, options, seed=f"{seed}:{i}")
         plies = 0
         stuck = False
+        played: list[tuple[int, dict[str, Any]]] = []
         while not g.terminal and plies < max_plies:
             d = g.decision()
             if d.stuck:
@@ -72,9 +77,16 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
             moves = g.legal_moves(actor)
             branching_sum += len(moves)
             decisions += 1
-            g.apply(actor, moves[rng.randrange(len(moves))])
+            move = moves[rng.randrange(len(moves))]
+            if save is not None:
+                played.append((actor, move.to_dict()))
+            g.apply(actor, move)
             plies += 1
         lengths.append(plies)
+        if save is not None:
+            from api.saved_games import game_log, write_log
+
+            write_log(save / f"game-{i + 1:04d}.jsonl", game_log(rs, n_seats, options, f"{seed}:{i}", played))
         if stuck:
             outcomes["stuck (no legal move)"] += 1
         else:

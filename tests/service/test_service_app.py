@@ -114,7 +114,7 @@ def test_cli_audit_and_replay_of_files(service, tmp_path):
     assert done.returncode == 0 and "seed_commitment" in done.stdout.splitlines()[0], done.stdout
     assert "skipped  chance_outcomes  the seed is not revealed" in done.stdout, done.stdout
 
-    done = run_cli("replay", str(running), "--at", "3", "--seat", "0")
+    done = run_cli("replay", str(running), "--at", "3", "--seat", "0", "--json")
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["seat"] == 0 and shown["state_after"] >= 3

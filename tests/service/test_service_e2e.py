@@ -95,7 +95,7 @@ def test_play_export_replay_audit_over_http(ruleset, server, client, tmp_path):
     assert done.returncode == 1 and "skipped  export_receipt" in done.stdout, done.stdout
 
     mid = len(log) // 2
-    replayed = run_cli("replay", str(tmp_path / "log.jsonl"), "--at", str(mid))
+    replayed = run_cli("replay", str(tmp_path / "log.jsonl"), "--at", str(mid), "--json")
     assert replayed.returncode == 0, replayed.stderr
     over_http = client.get(f"/games/{game['game_id']}/replay", params={"at": mid}).json()
     assert json.loads(replayed.stdout)["view"] == over_http["view"]
