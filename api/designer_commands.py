@@ -158,8 +158,16 @@ def register(app: typer.Typer) -> None:
         save: Optional[Path] = typer.Option(
             None, "--save", help="write each game's log to DIR/game-NNNN.jsonl (the `ludex export` format; replay and audit read it)"
         ),
+        bot: str = typer.Option(
+            "random", "--bot", help="the policy of every seat: random, greedy (one-ply lookahead) or mcts (UCT)"
+        ),
+        seconds: float = typer.Option(0.2, "--seconds", min=0.001, help="mcts: thinking time per move, in seconds"),
+        plot: Optional[Path] = typer.Option(
+            None, "--plot", help="draw win rates (95% intervals), game lengths and scores to FILE.png (matplotlib)"
+        ),
     ) -> None:
-        """Random legal playouts with statistics: outcomes by seat, game length, branching, speed."""
+        """Playouts with statistics: win rates by seat with 95% intervals, draws, game length and
+        score quantiles, branching, speed."""
         from api.simulation import simulate
 
         rs = _load(ruleset, variant)
@@ -167,18 +175,28 @@ def register(app: typer.Typer) -> None:
         seats = seat_count(rs, seats)
         new_game(rs, seats, opts, seed="check")  # the rules' own refusal, before any progress bar
         console = Console(stderr=True)
+        from api.bots import BOTS
+
+        if bot not in BOTS:
+            fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS), "bots"))
         if save is not None and save.exists() and not save.is_dir():
             fail(f"--save {save}: not a folder", "give a folder for the game logs (it is created if missing)")
         if as_json:
-            stats = simulate(rs, seats, opts, games, seed, max_plies, save=save)
+            stats = simulate(rs, seats, opts, games, seed, max_plies, save=save, bot=bot, seconds=seconds)
             print(json.dumps(stats, indent=2))
+            if plot is not None:
+                _plot(stats, plot)
             return
         from rich.progress import Progress
 
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"simulating {rs.name}", total=games)
-            stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task), save=save)
+            stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task), save=save,
+                             bot=bot, seconds=seconds)
         _print_stats(stats)
+        if plot is not None:
+            _plot(stats, plot)
+            typer.echo(f"plot written to {plot}", err=True)
         if save is not None:
             typer.echo(f"saved {games} game logs in {save}/ (ludex replay {save}/game-0001.jsonl --final)", err=True)
 
@@ -271,8 +289,38 @@ def _load(ruleset: str, variants: list[str]) -> Ruleset:
         raise typer.Exit(1) from None
 
 
+def _plot(stats: dict, path: Path) -> None:
+    from api.plot import plot_stats
+
+    try:
+        plot_stats(stats, path)
+    except OSError as exc:
+        fail(f"cannot write the plot to {path}: {exc.strerror or exc}", "give a writable FILE.png")
+
+
 def _print_stats(s: dict) -> None:
     c = Console()
+    w = Table(title=f"win rate by seat ({s['bot']} bots; 95% Wilson interval)")
+    w.add_column("seat", justify="right")
+    w.add_column("wins", justify="right")
+    w.add_column("rate", justify="right")
+    w.add_column("95% interval", justify="right")
+    for seat, r in s["win_rates"].items():
+        w.add_row(seat, str(r["wins"]), f"{r['rate']:.3f}", f"{r['ci95'][0]:.3f} – {r['ci95'][1]:.3f}")
+    d = s["draws"]
+    w.add_row("draws", str(d["games"]), f"{d['rate']:.3f}", f"{d['ci95'][0]:.3f} – {d['ci95'][1]:.3f}")
+    c.print(w)
+    q = Table(title="quantiles")
+    q.add_column("")
+    for k in ("min", "p10", "p25", "median", "p75", "p90", "max"):
+        q.add_column(k, justify="right")
+    rows = [("plies", s["length_quantiles"])] + [
+        (f"score {k}" if k == "team" else f"score seat {k}", v) for k, v in s["score_quantiles"].items()
+    ]
+    for label, v in rows:
+        if v:
+            q.add_row(label, *(f"{v[k]:g}" for k in ("min", "p10", "p25", "median", "p75", "p90", "max")))
+    c.print(q)
     t = Table(title=f"{s['ruleset']} — {s['games']} games, {s['seats']} seats")
     t.add_column("outcome")
     t.add_column("games", justify="right")

@@ -1,12 +1,15 @@
-"""Random legal playouts with statistics (`ludex simulate`, bench/).
+"""Playouts with statistics (`ludex simulate`, bench/).
 
-Plays `games` games choosing uniformly among each decision's legal moves with a seeded RNG,
-and reports outcomes by seat, game length, branching factor and speed.
+Plays `games` games, every seat choosing with one bot (`api.bots`: random by default) from a
+seeded RNG, and reports outcomes by seat with 95% Wilson intervals, draws, game length and
+score quantiles, branching factor and speed.
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -39,8 +42,10 @@ def outcome_key(outcome: dict[str, Any] | None, automata: dict[str, int] | None 
 
 
 def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
-             on_game: Callable[[], None] | None = None, save: Path | None = None) -> dict[str, Any]:
-    """Play `games` random games; returns a JSON-able dict of statistics.
+             on_game: Callable[[], None] | None = None, save: Path | None = None, bot: str = "random",
+             seconds: float = 0.2) -> dict[str, Any]:
+    """Play `games` games with `bot` at every seat (`seconds` of thinking per move for mcts);
+    returns a JSON-able dict of statistics.
 
     With `save`, each game's complete log is written to `save/game-NNNN.jsonl` in the format
     of `ludex export` (see `api.saved_games`), its seed revealed once it ended.
@@ -49,9 +54,16 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score,
     mean_scores ({seat: mean final score} over the games whose outcome scores every seat with a
     number; None when no game did), wins_by_seat ({seat label: games won alone}, every seat
-    listed, automata included and named).
+    listed, automata included and named), bot, win_rates ({seat: {wins, rate, ci95: [low, high]}}),
+    draws ({games, rate, ci95}), length_quantiles and score_quantiles ({"team" or seat:
+    quantiles}; quantiles are {min, p10, p25, median, p75, p90, max}).
     """
+    from api.bots import make_bot
+
     rng = random.Random(seed)
+    player = make_bot(bot, rng, seconds)
+    won: Counter[int] = Counter()  # games each seat won, alone or shared
+    draws = 0
     outcomes: Counter[str] = Counter()
     reasons: Counter[str] = Counter()
     lengths = []
@@ -77,7 +89,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
             moves = g.legal_moves(actor)
             branching_sum += len(moves)
             decisions += 1
-            move = moves[rng.randrange(len(moves))]
+            move = player.choose(g, actor, moves)
             if save is not None:
                 played.append((actor, move.to_dict()))
             g.apply(actor, move)
@@ -95,6 +107,9 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
                 wins[g.outcome["winners"][0]] += 1
         if g.outcome:
             reasons[g.outcome.get("reason") or g.outcome["kind"]] += 1
+            draws += g.outcome["kind"] == "draw"
+            if g.outcome["kind"] != "team":
+                won.update(g.outcome.get("winners", []))
             if g.outcome["kind"] == "team":
                 team_scores.append(g.outcome["scores"]["team"])
             elif _numeric_seat_scores(g.outcome.get("scores") or {}, n_seats):
@@ -122,7 +137,36 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
         "mean_scores": {str(s): sum(sc[str(s)] for sc in seat_scores) / len(seat_scores) for s in range(n_seats)}
         if seat_scores else None,
         "wins_by_seat": {seat_label(s, automata): wins[s] for s in range(n_seats + len(automata))},
+        "bot": bot,
+        "win_rates": {str(s): {"wins": won[s], "rate": won[s] / games if games else 0.0, "ci95": list(wilson(won[s], games))}
+                      for s in range(n_seats)},
+        "draws": {"games": draws, "rate": draws / games if games else 0.0, "ci95": list(wilson(draws, games))},
+        "length_quantiles": quantiles(lengths),
+        "score_quantiles": {"team": quantiles(team_scores)} if team_scores else
+        ({str(s): quantiles([sc[str(s)] for sc in seat_scores]) for s in range(n_seats)} if seat_scores else {}),
     }
+
+
+def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% with the default `z`): `(low, high)`,
+    `(0.0, 1.0)` with no trials. Wilson, E. B. (1927), "Probable inference, the law of
+    succession, and statistical inference", JASA 22(158)."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def quantiles(values: list[float] | list[int]) -> dict[str, float] | None:
+    """`{min, p10, p25, median, p75, p90, max}` of `values` (inclusive method); None when empty."""
+    if not values:
+        return None
+    cuts = statistics.quantiles(values, n=20, method="inclusive") if len(values) > 1 else [float(values[0])] * 19
+    return {"min": float(min(values)), "p10": cuts[1], "p25": cuts[4], "median": cuts[9], "p75": cuts[14],
+            "p90": cuts[17], "max": float(max(values))}
 
 
 def _numeric_seat_scores(scores: dict[str, Any], n_seats: int) -> bool:

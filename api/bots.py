@@ -1,0 +1,180 @@
+"""Playing policies that work on any ruleset with no game knowledge (`ludex simulate --bot`).
+
+- `random`: a uniformly random legal move.
+- `greedy`: one-ply lookahead. Each legal move is tried on `samples` determinised copies of
+  the game (`runtime.search.determinise`: hidden cards dealt again as the seat could imagine
+  them); a move is worth its outcome for the seat when it ends the game (1 for a win, 0.5 for
+  a draw, 0 for a loss, the team score in a team game), else the rules' own score where they
+  declare one (`fn score(s: seat)` or `fn score()`), else nothing. The best average wins,
+  ties broken at random.
+- `mcts`: plain UCT (UCB1, exploration `c`) over the engine's legal moves within a time budget
+  per move; each iteration samples one determinisation for the seat to act, walks the tree by
+  move (an information-set tree: a child exists only where its move is legal in the sampled
+  world), expands one move, plays randomly to the end and backs up every seat's outcome.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any, Protocol
+
+from runtime.search import call_function, determinise
+
+BOTS = ("random", "greedy", "mcts")
+
+
+def outcome_value(outcome: dict[str, Any] | None, seat: int) -> float:
+    """What an outcome is worth to `seat`: the team score in a team game, else 1 for a win,
+    0.5 for a draw, 0 for a loss or an unfinished game."""
+    if not outcome:
+        return 0.0
+    if outcome.get("kind") == "team":
+        team = (outcome.get("scores") or {}).get("team")
+        return float(team) if isinstance(team, (int, float)) and not isinstance(team, bool) else 0.0
+    if seat in outcome.get("winners", []):
+        return 1.0
+    return 0.5 if outcome.get("kind") == "draw" else 0.0
+
+
+class Bot(Protocol):
+    def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
+        """One of `moves` (the legal moves of `seat` in `game`); never changes `game`."""
+
+
+class RandomBot:
+    """A uniformly random legal move."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
+        return moves[self.rng.randrange(len(moves))]
+
+
+class GreedyBot:
+    """One-ply lookahead on `samples` determinisations (see the module docstring)."""
+
+    def __init__(self, rng: random.Random, samples: int = 4) -> None:
+        self.rng = rng
+        self.samples = samples
+
+    def value(self, game: Any, seat: int) -> float:
+        if game.terminal:
+            return outcome_value(game.outcome, seat)
+        for args in ((seat,), ()):
+            score = call_function(game, "score", *args)
+            if isinstance(score, (int, float)) and not isinstance(score, bool):
+                return float(score)
+        return 0.0
+
+    def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
+        if len(moves) == 1:
+            return moves[0]
+        worlds = [determinise(game, seat, self.rng) for _ in range(self.samples)]
+        best: list[Any] = []
+        best_value = -math.inf
+        for m in moves:
+            total = 0.0
+            for w in worlds:
+                after = w.clone()
+                after.apply(seat, m.to_dict())
+                total += self.value(after, seat)
+            if total > best_value + 1e-12:
+                best, best_value = [m], total
+            elif abs(total - best_value) <= 1e-12:
+                best.append(m)
+        return best[self.rng.randrange(len(best))]
+
+
+class _Node:
+    __slots__ = ("children", "visits", "totals")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[str, _Node] = {}
+        self.visits = 0
+        self.totals = [0.0] * seats
+
+
+def _key(move: Any) -> str:
+    return f"{move.name} {sorted(move.args.items())!r}"
+
+
+class MctsBot:
+    """Plain UCT with determinisation, `seconds` of thinking per move (at least `min_iterations`
+    iterations), playouts cut after `max_plies` moves."""
+
+    def __init__(self, rng: random.Random, seconds: float = 0.2, c: float = 1.4, min_iterations: int = 2,
+                 max_plies: int = 500) -> None:
+        self.rng, self.seconds, self.c = rng, seconds, c
+        self.min_iterations, self.max_plies = min_iterations, max_plies
+
+    def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
+        if len(moves) == 1:
+            return moves[0]
+        n = game.st.nseats
+        root = _Node(n)
+        scale = [1e-9]  # largest reward seen: UCB's exploration term is scaled to it
+        deadline = time.perf_counter() + self.seconds
+        iterations = 0
+        while iterations < self.min_iterations or time.perf_counter() < deadline:
+            self._iterate(determinise(game, seat, self.rng), root, n, scale)
+            iterations += 1
+        keys = {_key(m): m for m in moves}
+        ranked = [(child.visits, k) for k, child in root.children.items() if k in keys]
+        return keys[max(ranked)[1]] if ranked else moves[self.rng.randrange(len(moves))]
+
+    def _iterate(self, world: Any, root: _Node, n: int, scale: list[float]) -> None:
+        path = [root]
+        node = root
+        plies = 0
+        while not world.terminal and plies < self.max_plies:
+            d = world.decision()
+            if d.stuck or not d.seats:
+                break
+            actor = d.seats[0]
+            legal = world.legal_moves(actor)
+            untried = [m for m in legal if _key(m) not in node.children]
+            if untried:
+                move = untried[self.rng.randrange(len(untried))]
+                child = node.children[_key(move)] = _Node(n)
+                world.apply(actor, move)
+                path.append(child)
+                plies += 1
+                break
+            log_n = math.log(max(node.visits, 1))
+
+            def ucb(m: Any, parent: _Node = node, who: int = actor, log_n: float = log_n) -> float:
+                ch = parent.children[_key(m)]
+                return ch.totals[who] / ch.visits / scale[0] + self.c * math.sqrt(log_n / ch.visits)
+
+            move = max(legal, key=ucb)
+            node = node.children[_key(move)]
+            world.apply(actor, move)
+            path.append(node)
+            plies += 1
+        while not world.terminal and plies < self.max_plies:  # random playout
+            d = world.decision()
+            if d.stuck or not d.seats:
+                break
+            legal = world.legal_moves(d.seats[0])
+            world.apply(d.seats[0], legal[self.rng.randrange(len(legal))])
+            plies += 1
+        rewards = [outcome_value(world.outcome if world.terminal else None, s) for s in range(n)]
+        scale[0] = max(scale[0], *rewards)
+        for nd in path:
+            nd.visits += 1
+            for s in range(n):
+                nd.totals[s] += rewards[s]
+
+
+def make_bot(name: str, rng: random.Random, seconds: float = 0.2) -> Bot:
+    """The bot called `name` (one of BOTS); `seconds` is MCTS's thinking time per move."""
+    if name == "random":
+        return RandomBot(rng)
+    if name == "greedy":
+        return GreedyBot(rng)
+    if name == "mcts":
+        return MctsBot(rng, seconds=seconds)
+    raise ValueError(f"no bot named {name!r}; bots: {', '.join(BOTS)}")
