@@ -157,7 +157,7 @@ def wilson(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[f
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, round(centre - half, 12)), min(1.0, round(centre + half, 12)))  # no 1e-17 crumbs
 
 
 def quantiles(values: list[float] | list[int]) -> dict[str, float] | None:
