@@ -211,8 +211,10 @@ def register(app: typer.Typer) -> None:
         save: Optional[Path] = typer.Option(
             None, "--save", help="write the game's log to FILE when it ends (the `ludex export` format; replay and audit read it)"
         ),
+        plain: bool = typer.Option(False, "--plain", help="numbered lines instead of the full-screen UI (also when not a terminal)"),
     ) -> None:
-        """Play in the terminal against random seats, seeing only your seat's view."""
+        """Play in the terminal against random seats, seeing only your seat's view: a full-screen
+        UI (board, your moves grouped by name, event log; q quits), or numbered lines with --plain."""
         rs = _load(ruleset, variant)
         opts = parse_options(rs, option)
         seats = seat_count(rs, seats)
@@ -223,7 +225,13 @@ def register(app: typer.Typer) -> None:
         rng = random.Random(seed)
         played: list[tuple[int, dict[str, Any]]] = []
         console = Console()
-        while not g.terminal:
+        if not plain and sys.stdin.isatty() and sys.stdout.isatty():
+            from api.play_ui import PlayApp
+
+            PlayApp(g, seat, lambda game, actor, moves: rng.choice(moves), lambda s, m: played.append((s, m))).run()
+        while plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            if g.terminal:
+                break
             d = g.decision()
             if d.stuck:
                 console.print("[red]no seat can move: the rules are stuck[/red]")
@@ -245,7 +253,7 @@ def register(app: typer.Typer) -> None:
                 g.apply(seat, moves[choice])
             else:
                 console.print(f"[red]there is no move {choice}: choose 0 to {len(moves) - 1}[/red]")
-        console.print(f"game over: {json.dumps(g.outcome)}")
+        console.print(f"game over: {json.dumps(g.outcome)}" if g.terminal else f"left the game unfinished after {len(g.events)} events")
         if save is not None:
             from api.saved_games import game_log, write_log
 

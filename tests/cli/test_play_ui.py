@@ -1,0 +1,100 @@
+"""The `ludex play` terminal UI, driven headlessly with Textual's Pilot: the board, the moves
+grouped by name in the rules' words, the reason for an illegal typed move, the event log with
+rule names, and the final board with the outcome."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+from rich.console import Console
+from textual.widgets import Input, OptionList, RichLog, Static
+
+from api.play_ui import PlayApp, parse_typed_move
+from dsl import load_from_sources
+from runtime import Game
+
+RACE = """\
+game race "Race"
+seats 2
+
+var total: int = 0 "the running total"
+var last: int = 0 "the seat that added last"
+
+setup "the first seat starts" { turn 0 }
+
+step play "add to the total" then end turn
+
+move add(n in 1..2) during play "add 1 or 2 to the total"
+  require total + n <= 10 else "the total may not pass ten"
+{
+  last = actor
+  total += n
+}
+
+trigger reached when total >= 10 "whoever reaches ten wins" {
+  end game win last "reached ten"
+}
+"""
+
+
+def _text(app: PlayApp, selector: str) -> str:
+    """What a Static shows, as plain text (a Rich renderable drawn 80 columns wide)."""
+    content = app.query_one(selector, Static).content
+    if isinstance(content, str):
+        return content
+    out = io.StringIO()
+    Console(file=out, width=80, color_system=None).print(content)
+    return out.getvalue()
+
+
+def _options(app: PlayApp) -> list[str]:
+    ol = app.query_one("#moves", OptionList)
+    return [str(ol.get_option_at_index(i).prompt) for i in range(ol.option_count)]
+
+
+def _log(app: PlayApp) -> list[str]:
+    return [line.text for line in app.query_one("#log", RichLog).lines]
+
+
+def test_play_a_game_through_the_screen(snapshot):
+    async def run() -> tuple[list[str], ...]:
+        g = Game.new(load_from_sources((("race.ludex", RACE),)), seed="ui")
+        played: list[tuple[int, dict]] = []
+        rng = random.Random(1)
+        app = PlayApp(g, 0, lambda game, seat, moves: moves[-1], lambda s, m: played.append((s, m)))
+        async with app.run_test(size=(120, 40)) as pilot:
+            first = _options(app)
+            assert first == ["add — add 1 or 2 to the total", "  n 1", "  n 2"]
+            assert _text(app, "#turn").startswith("race · ply ") and _text(app, "#turn").endswith("seat 0 to act · you")
+            board_before = _text(app, "#board_view")
+
+            # An illegal typed move is refused with the rule's reason; nothing is played.
+            app.query_one("#typed", Input).value = "add n=7"
+            app.query_one("#typed", Input).focus()
+            await pilot.press("enter")
+            assert _text(app, "#message") == ("illegal: n 7 is not one of the choices for 'add' now "
+                                              "(move add, race.ludex:11)")
+            assert played == []
+
+            # Enter on the highlighted move plays it; the other seat answers (it adds 2).
+            app.query_one("#moves", OptionList).focus()
+            await pilot.press("down", "enter")
+            assert played[:2] == [(0, {"name": "add", "args": {"n": 2}}), (1, {"name": "add", "args": {"n": 2}})]
+            while not g.terminal:
+                await pilot.press("enter")
+            await pilot.pause()
+            final = (_text(app, "#turn"), _options(app), _log(app))
+            assert "game over" in final[0] and "outcome: win" in _text(app, "#board_view")
+            await pilot.press("pageup", "pagedown", "q")
+        del rng
+        return (first, board_before.splitlines(), final[0].splitlines(), final[1], final[2])
+
+    result = asyncio.run(run())
+    assert result == snapshot
+
+
+def test_typed_moves_parse_json_values_or_text():
+    assert parse_typed_move("place card=red-3 t=tile1 s=0") == {"name": "place", "args": {"card": "red-3", "t": "tile1", "s": 0}}
+    assert parse_typed_move("pass") == {"name": "pass", "args": {}}
