@@ -18,24 +18,17 @@ from runtime import Game
 RACE = """\
 game race "Race"
 seats 2
-
-var total: int = 0 "the running total"
-var last: int = 0 "the seat that added last"
-
-setup "the first seat starts" { turn 0 }
-
-step play "add to the total" then end turn
-
+var sum: int = 0 "what both seats added so far"
+var mover: int = 0 "who added last"
+setup "seat 0 begins" { turn 0 }
+step play "add to the sum" then end turn
 move add(n in 1..2) during play "add 1 or 2 to the total"
-  require total + n <= 10 else "the total may not pass ten"
+  require sum + n <= 10 else "the total may not pass ten"
 {
-  last = actor
-  total += n
+  mover = actor
+  sum += n
 }
-
-trigger reached when total >= 10 "whoever reaches ten wins" {
-  end game win last "reached ten"
-}
+trigger reached when sum >= 10 "whoever reaches ten wins" { end game win mover "reached ten" }
 """
 
 
@@ -75,7 +68,7 @@ def test_play_a_game_through_the_screen(snapshot):
             app.query_one("#typed", Input).focus()
             await pilot.press("enter")
             assert _text(app, "#message") == ("illegal: n 7 is not one of the choices for 'add' now "
-                                              "(move add, race.ludex:11)")
+                                              "(move add, race.ludex:7)")
             assert played == []
 
             # Enter on the highlighted move plays it; the other seat answers (it adds 2).
