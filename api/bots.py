@@ -20,7 +20,7 @@ import random
 import time
 from typing import Any, Protocol
 
-from runtime.search import call_function, determinise
+from runtime.search import determinise
 
 BOTS = ("random", "greedy", "mcts")
 
@@ -64,7 +64,10 @@ class GreedyBot:
         if game.terminal:
             return outcome_value(game.outcome, seat)
         for args in ((seat,), ()):
-            score = call_function(game, "score", *args)
+            try:
+                score = game.call("score", *args)
+            except ValueError:  # no such function, or not with these parameters
+                continue
             if isinstance(score, (int, float)) and not isinstance(score, bool):
                 return float(score)
         return 0.0

@@ -1,7 +1,5 @@
-"""Support for search over a running game (bots): determinisation and the rules' functions.
-
-Determinisation: one world consistent with what a seat sees, for search under hidden
-information (a bot's Monte Carlo playouts).
+"""Determinisation for search over a running game (bots): one world consistent with what a
+seat sees, for search under hidden information (a bot's Monte Carlo playouts).
 
 The components in zones `seat` cannot see (other seats' hands, face-down decks) are dealt
 again at random among those zones, each zone keeping its count and each place the kind of
@@ -53,18 +51,3 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
     g._legal_cache = g._listing = None
     return g
 
-
-def call_function(game: Any, name: str, *args: Any) -> Any:
-    """The value of the ruleset function `name` (a `fn`, not a `proc`) with `args` on the
-    game's current state; None when the rules declare no such function taking len(args)
-    arguments. Raises what the function's evaluation raises (RuleError, BudgetExceeded)."""
-    c = game.prog.callables.get(name)
-    if c is None or c.is_proc or c.nparams != len(args):
-        return None
-    st = game.st
-    st.steps_left = st.budget
-    if c.py is not None:
-        return c.py(st, *args)
-    env: list = [None] * max(c.nslots, 1)
-    env[: len(args)] = args
-    return c.body(st, env)
