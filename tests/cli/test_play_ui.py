@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import io
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 from rich.console import Console
 from textual.widgets import Input, OptionList, RichLog, Static
@@ -84,7 +85,9 @@ def test_play_a_game_through_the_screen(snapshot):
         del rng
         return (first, board_before.splitlines(), final[0].splitlines(), final[1], final[2])
 
-    result = asyncio.run(run())
+    # a thread of its own: another test in this worker may have left an event loop running here
+    with ThreadPoolExecutor(1) as pool:
+        result = pool.submit(asyncio.run, run()).result()
     assert result == snapshot
 
 
