@@ -3,7 +3,9 @@
 Nodes are steps; an edge S -> T labelled M means move M, allowed at S, can lead to T
 (by `goto`, `end turn`/`turn` back to the first step, or the step's `then`). Triggers that
 change step are drawn from every step (their condition may hold after any move); `end game`
-leads to the terminal node. A step where an automaton acts (its moves played by the rules,
+leads to the terminal node. An arrow along which the turn passes to another seat (`end turn`,
+`turn SEAT`, a step's `then end turn`) is marked `(turn passes)`; one that hands the decision to
+a seat the rules name (`goto STEP by SEAT`, perhaps the same seat) is marked `(by seat)`. A step where an automaton acts (its moves played by the rules,
 not chosen by a person) is drawn distinctly: a dashed hexagon in DOT, the `automaton` class
 in Mermaid, its label naming the automaton.
 """
@@ -17,18 +19,19 @@ from dsl.ast import walk
 from dsl.ir import Ruleset
 
 
-def _targets(body: Any, rs: Ruleset, first: str, chain: tuple[str, ...] = ()) -> set[tuple[str, tuple[str, ...]]]:
-    """(step, procedures called on the way) pairs a body can lead to, following procedure calls
-    ("END" for the end of the game). A procedure already on the path is not entered again."""
+def _targets(body: Any, rs: Ruleset, first: str, chain: tuple[str, ...] = ()) -> set[tuple[str, tuple[str, ...], str]]:
+    """(step, procedures called on the way, seat mark) triples a body can lead to, following
+    procedure calls ("END" for the end of the game); the mark is TURN_PASSES, BY_SEAT or "".
+    A procedure already on the path is not entered again."""
     procs = {p.name: p for p in rs.procs}
-    out: set[tuple[str, tuple[str, ...]]] = set()
+    out: set[tuple[str, tuple[str, ...], str]] = set()
     for n in walk(body):
         if n.op == "goto_stmt":
-            out.add((n.args[0], chain))
+            out.add((n.args[0], chain, BY_SEAT if n.args[1] is not None else ""))
         elif n.op in ("end_turn_stmt", "turn_stmt"):
-            out.add((first, chain))
+            out.add((first, chain, TURN_PASSES))
         elif n.op == "end_game_stmt":
-            out.add(("END", chain))
+            out.add(("END", chain, ""))
         elif n.op == "call" and n.args[0] in procs and n.args[0] not in chain:
             out |= _targets(procs[n.args[0]].body, rs, first, (*chain, n.args[0]))
     return out
@@ -51,22 +54,28 @@ def _always_moves_on(body: tuple[A.Node, ...], rs: Ruleset, seen: frozenset[str]
     return any(moves_on(n) for n in body)
 
 
-def _label(move: str, chain: tuple[str, ...]) -> str:
-    """A move, and the procedures through which it reaches the step (`done › next_round`)."""
-    return " › ".join((move, *chain))
+TURN_PASSES = " (turn passes)"
+BY_SEAT = " (by seat)"
+
+
+def _label(move: str, chain: tuple[str, ...], mark: str = "") -> str:
+    """A move, and the procedures through which it reaches the step (`done › next_round`),
+    with its seat mark (`(turn passes)`, `(by seat)`) if any."""
+    return " › ".join((move, *chain)) + mark
 
 
 def entry(rs: Ruleset) -> list[tuple[str, str]]:
     """(step, label) pairs where the game starts: the steps the setup goes to, else the first."""
     first = rs.steps[0].name if rs.steps else ""
-    found = _targets(rs.setup.body, rs, first) if rs.setup is not None else set()
+    found = {(t, chain) for t, chain, _ in _targets(rs.setup.body, rs, first)} if rs.setup is not None else set()
     if not found or (rs.setup is not None and not _always_moves_on(rs.setup.body, rs)):
         found.add((first, ()))
     return sorted((t, _label("setup", chain)) for t, chain in found)
 
 
 def edges(rs: Ruleset) -> list[tuple[str, str, str]]:
-    """(from step, to step or "END", label) triples, sorted."""
+    """(from step, to step or "END", label) triples, sorted; a label ends in `(turn passes)` when
+    the turn goes to the next seat along that arrow, `(by seat)` when the rules name the seat."""
     first = rs.steps[0].name if rs.steps else ""
     out: set[tuple[str, str, str]] = set()
     for m in rs.moves:
@@ -77,16 +86,16 @@ def edges(rs: Ruleset) -> list[tuple[str, str, str]]:
             if not _always_moves_on(m.body, rs):  # some path keeps the step's own `then`
                 then = step.then
                 if then.op == "then_end_turn":
-                    dests.add((first, ()))
+                    dests.add((first, (), TURN_PASSES))
                 elif then.op == "then_goto":
-                    dests.add((then.args[0], ()))
+                    dests.add((then.args[0], (), BY_SEAT if len(then.args) > 1 and then.args[1] is not None else ""))
                 else:
-                    dests.add((s, ()))
-            for t, chain in dests:
-                out.add((s, t, _label(m.name, chain)))
+                    dests.add((s, (), ""))
+            for t, chain, mark in dests:
+                out.add((s, t, _label(m.name, chain, mark)))
     for tr in rs.triggers:
-        for t, chain in _targets(tr.body, rs, first):
-            out.add(("*", t, _label(f"trigger {tr.name}", chain)))
+        for t, chain, mark in _targets(tr.body, rs, first):
+            out.add(("*", t, _label(f"trigger {tr.name}", chain, mark)))
     return sorted(out)
 
 
@@ -150,4 +159,4 @@ def _esc(s: str) -> str:
     return s.replace('"', "'").replace(":", " -")
 
 
-__all__ = ["edges", "entry", "turn_graph"]
+__all__ = ["BY_SEAT", "TURN_PASSES", "edges", "entry", "turn_graph"]

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import api.cli
 from dsl import load_ruleset
-from dsl.graph import edges, entry
+from dsl.graph import BY_SEAT, TURN_PASSES, edges, entry
 
 if not api.cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
     api.cli._register_all()
@@ -100,19 +100,25 @@ def test_check_unknown_ruleset_exits_2_with_a_hint():
     assert "no ruleset named 'hanabbi'" in r.stderr and "did you mean 'hanabi'?" in r.stderr
 
 
+def unmarked(label: str) -> str:
+    return label.removesuffix(TURN_PASSES).removesuffix(BY_SEAT)
+
+
 def arrows(out: str) -> set[tuple[str, str, str]]:
     """(from, to, move) for every move named on an arrow of Mermaid or DOT output (one arrow per
-    pair of steps carries its moves one per line, each `move › procedure...`)."""
+    pair of steps carries its moves one per line, each `move › procedure...`, perhaps marked
+    `(turn passes)` or `(by seat)`)."""
     found = set()
     for line in out.splitlines():
         if " --> " in line:
             pair, _, labels = line.strip().partition(": ")
             a, b = pair.split(" --> ")
-            found |= {(a, b, x.split(" › ")[0]) for x in labels.split("<br/>")}
+            found |= {(a, b, unmarked(x.split(" › ")[0])) for x in labels.split("<br/>")}
         elif " -> " in line and "[label=" in line:
             pair, _, labels = line.strip().partition(" [label=")
             a, b = (x.strip('"') for x in pair.split(" -> "))
-            found |= {(a, b, x.split(" › ")[0]) for x in labels.rstrip('"];').strip('"').split("\\n")}
+            found |= {(a, b, unmarked(x.split(" › ")[0]))
+                      for x in labels.rstrip('"];').strip('"').split("\\n")}
     return found
 
 
@@ -159,12 +165,23 @@ def test_graph_starts_where_the_setup_goes_and_names_the_procedures_on_the_way()
     rs = load_ruleset("weather_machine")
     assert entry(rs) == [("supply_round", "setup")]
     es = edges(rs)
-    assert ("act", "turn_start", "done_actions › next_turn › end_round › begin_turn") in es
-    assert ("act", "final_actions", "done_actions › next_turn › end_round") in es
+    assert ("act", "turn_start", "done_actions › next_turn › end_round › begin_turn" + BY_SEAT) in es
+    assert ("act", "final_actions", "done_actions › next_turn › end_round" + BY_SEAT) in es
     assert not [e for e in es if e[0] == e[1] and e[2].startswith(("go", "done_actions"))]
     out = ludex("graph", "weather_machine").stdout
     assert out.startswith("stateDiagram-v2\n  [*] --> supply_round: setup\n")
     assert "\\n" not in out  # Mermaid breaks lines with <br/>
+
+
+def test_graph_marks_where_the_turn_passes_to_another_seat():
+    """`end turn` (Balloon Cup's place, Hanabi's actions) is marked `(turn passes)`, `goto STEP by
+    SEAT` (Weather Machine's next seat in turn order) `(by seat)`; a move that keeps the seat is not."""
+    bc = edges(load_ruleset("balloon_cup"))
+    assert ("play", "play", "place" + TURN_PASSES) in bc
+    assert ("play", "exchange_discard", "exchange") in bc
+    assert ("act", "turn_start", "done_actions › next_turn › begin_turn" + BY_SEAT) in edges(load_ruleset("weather_machine"))
+    out = ludex("graph", "hanabi").stdout
+    assert "turn --> turn: discard (turn passes)<br/>" in out
 
 
 def test_graph_shows_that_discard_card_can_stay_in_exchange_discard():
