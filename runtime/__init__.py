@@ -5,9 +5,10 @@ from runtime.chance import ImpossibleOutcome
 from runtime.compile import RuleError
 from runtime.events import Event, event_from_dict, event_to_dict
 from runtime.game import BadOption, Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
+from runtime.replay import ReplayStep, step_after
 
 __all__ = [
     "DEFAULT_BUDGET", "BadOption", "BudgetExceeded",
     "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "RuleError",
-    "event_from_dict", "event_to_dict",
+    "ReplayStep", "event_from_dict", "event_to_dict", "step_after",
 ]

@@ -8,7 +8,9 @@ one cattrs converter, registered here and nowhere else.
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import contextvars
+from typing import Any, Callable, Iterator
 
 import attrs
 import cattrs
@@ -63,3 +65,52 @@ def event_to_dict(e: Event) -> dict[str, Any]:
 def event_from_dict(d: dict[str, Any]) -> Event:
     """Rebuild an event from `event_to_dict` output. Raises cattrs errors on malformed input."""
     return _converter.structure(d, Event)
+
+
+_observer: contextvars.ContextVar[Callable[[Any, int], None] | None] = contextvars.ContextVar(
+    "ludex_event_observer", default=None
+)
+
+
+class EventLog(list):
+    """A game's event list (`State.events`). Inside `observing(fn)`, `fn(state, index)` is
+    called once per event, with the state as it is just before event `index` takes effect,
+    that is right after event `index - 1` and everything it caused: how a replay shows the
+    intermediate states of a move's trigger cascade. A move is recorded before its effects, so
+    its append announces it; a chance outcome is recorded after it took effect, so the state
+    announces it first (`about_to_record`). A clone's event list is a plain list: unobserved."""
+
+    def __init__(self, state: Any) -> None:
+        super().__init__()
+        self.state = state
+        self.announced = -1
+
+    def announce(self) -> None:
+        """Report the state before event `len(self)` to the observer, once."""
+        if self.announced == len(self):
+            return
+        self.announced = len(self)
+        observe = _observer.get()
+        if observe is not None:
+            observe(self.state, len(self))
+
+    def append(self, event: Event) -> None:  # type: ignore[override]
+        self.announce()
+        super().append(event)
+
+
+def about_to_record(events: list[Event]) -> None:
+    """Called by the state before a chance node changes it: announces the coming event."""
+    if events.__class__ is EventLog:
+        events.announce()  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def observing(fn: Callable[[Any, int], None]) -> Iterator[None]:
+    """Call `fn(state, index)` before each event is appended to any game's `EventLog` in this
+    context (thread and task local)."""
+    token = _observer.set(fn)
+    try:
+        yield
+    finally:
+        _observer.reset(token)

@@ -12,7 +12,7 @@ from typing import Any
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceNode, ChanceSource
-from runtime.events import NO_ARGS, Event
+from runtime.events import NO_ARGS, Event, EventLog, about_to_record
 from runtime.values import Comp, Ent, ZoneRef
 
 
@@ -44,7 +44,7 @@ class State:
         self.flow: tuple | None = None
         self.terminal = False
         self.outcome: dict[str, Any] | None = None
-        self.events: list[Event] = []
+        self.events: list[Event] = EventLog(self)  # observable: runtime.replay
         self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
         self.rule = "setup"
@@ -194,6 +194,7 @@ class State:
         items = self.zones[z.idx]
         if len(items) < 2:
             return
+        about_to_record(self.events)
         order = self.chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
         by_name = {c.name: c for c in items}
         self.zones[z.idx] = [by_name[n] for n in order]
@@ -227,6 +228,7 @@ class State:
         if not cands:
             return
         names = sorted({c.name for c in cands})
+        about_to_record(self.events)
         drawn = self.chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
         comp = next(c for c in cands if c.name == drawn[-1])
         self.move_items(comp, dest)
@@ -276,6 +278,7 @@ class State:
     def reveal(self, z: ZoneRef, span: Any = None) -> None:
         """Show a zone's contents to everyone: a public `reveal` event, and the latest reveal of
         each zone stays in every view (with the event's ply) until the zone is revealed again."""
+        about_to_record(self.events)
         self.dirty.add("reveals")
         self.version += 1
         names = [c.name for c in self.zones[z.idx]]

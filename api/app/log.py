@@ -36,6 +36,7 @@ from runtime import (
     LogMismatch,
     event_from_dict,
     event_to_dict,
+    step_after,
 )
 
 RUNTIME_KINDS = schema.RUNTIME_KINDS  # runtime.Event kinds; "reveal" is the seed reveal
@@ -156,13 +157,7 @@ def fold(
     """Rebuild the game from the header and runtime event bodies (runtime.Game.fold), with
     `budget` as its execution budget (steps; see runtime.budget)."""
     rs = compile_pinned(rules, header)
-    events = []
-    for index, body in enumerate(bodies):
-        try:
-            events.append(event_from_dict(dict(body)))
-        except Exception as exc:  # cattrs raises several types for malformed input
-            raise MalformedEvent(index, f"not a valid event ({exc})") from exc
-    return Game.fold(rs, header["seats"], header["options"], events, seed=seed, budget=budget)
+    return Game.fold(rs, header["seats"], header["options"], _events(bodies), seed=seed, budget=budget)
 
 
 def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
@@ -174,49 +169,60 @@ def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def replay_view(rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | None) -> dict[str, Any]:
-    """The view for `seat` (None = spectator) as it was right after event `at` (default: the
-    last): `{at, state_after, seat, view, terminal, outcome}`.
+    """The game as `seat` (None = spectator) saw it right after event `at` (default: the
+    last): `{at, state_after, seat, view, terminal, outcome, decision, legal_moves}`.
 
-    The runtime produces the chance events that follow a move (or the setup) together with
-    it, so a state exists only between such groups: `state_after` is the last version at or
-    before `at` that ends a group (the first group, the setup, if `at` is inside it). Raises
-    LogError when `at` is out of range or the log does not fold.
+    Inside a move's cascade (its triggers and the chance events they cause) this is the state
+    between two of its events (`runtime.replay`): `decision` is None there, the rules still
+    resolving; at the end of a cascade it is `{step, seats, terminal}` and `legal_moves` the
+    seat's moves then (`[]` for a spectator). `state_after` is `at` (kept for older clients).
+    After the header (at=1) the game is built but its setup has not run. Raises LogError when
+    `at` is out of range or the log does not fold.
     """
     header = header_of(entries)
     last = int(entries[-1]["version"])
     at = last if at is None else at
     if not 1 <= at <= last:
         raise LogError(f"at must be between 1 and {last}, got {at}")
-    state_after = _group_end(entries, at)
-    prefix = [e for e in entries if int(e["version"]) <= state_after]
-    seed = revealed_seed(entries)
+    index = sum(1 for e in entries if e.get("kind") in RUNTIME_KINDS and int(e["version"]) <= at) - 1
     try:
-        game = fold(rules, header, runtime_events(prefix), seed)
+        rs = compile_pinned(rules, header)
+        events = _events(runtime_events(entries))
+        step = step_after(rs, header["seats"], header["options"], events, index, seat, revealed_seed(entries))
     except (IllegalMove, ImpossibleOutcome, MalformedEvent) as exc:
         version = _failed_version(entries, exc)
         raise LogError(f"the log does not replay at event {version}: {_message(exc)}", version) from exc
     except PinnedRulesMismatch as exc:
         raise LogError(str(exc), 1) from exc
+    game = step.game
+    legal: list[dict[str, Any]] = []
+    if game is not None and seat is not None and not game.terminal:
+        legal = [m.to_dict() for m in game.legal_moves(seat)]
     return {
         "at": at,
-        "state_after": state_after,
+        "state_after": at,
         "seat": seat,
-        "view": game.view(seat),
-        "terminal": bool(game.terminal),
-        "outcome": outcome_of(game),
+        "view": step.view,
+        "terminal": bool(step.view["terminal"]),
+        "outcome": step.view["outcome"],
+        "decision": None if game is None else _decision(game),
+        "legal_moves": legal,
     }
 
 
-def _group_end(entries: Sequence[Mapping[str, Any]], at: int) -> int:
-    """The last version <= at that is followed by a move, the reveal or nothing; if none
-    (at is inside the setup), the end of the setup."""
-    ends = [
-        int(e["version"])
-        for i, e in enumerate(entries)
-        if i + 1 == len(entries) or entries[i + 1].get("kind") in ("move", "reveal")
-    ]
-    before = [v for v in ends if v <= at]
-    return before[-1] if before else ends[0]
+def _events(bodies: Sequence[Mapping[str, Any]]) -> list[Any]:
+    events = []
+    for index, body in enumerate(bodies):
+        try:
+            events.append(event_from_dict(dict(body)))
+        except Exception as exc:  # cattrs raises several types for malformed input
+            raise MalformedEvent(index, f"not a valid event ({exc})") from exc
+    return events
+
+
+def _decision(game: Any) -> dict[str, Any]:
+    d = game.decision()
+    return {"step": d.step, "seats": list(d.seats), "terminal": bool(d.terminal)}
 
 
 def _message(exc: Exception) -> str:

@@ -353,8 +353,9 @@ class GameService:
             }
 
     def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
-        """The caller's view as it was right after event `at`: `{at, state_after, seat, view,
-        terminal, outcome}` (see `api.app.log.replay_view` for `state_after`)."""
+        """The caller's view as it was right after event `at`, even inside a move's cascade:
+        `{at, state_after, seat, view, terminal, outcome, decision, legal_moves}` (see
+        `api.app.log.replay_view`)."""
         with self._locked(game_id):
             live = self._live(game_id)
             seat = self._seat(live, token)

@@ -279,6 +279,8 @@ class LudexServicer(pb2_grpc.LudexServicer):
             outcome_json=json.dumps(r["outcome"]),
             view=_struct(r["view"]),
             outcome=outcome_to_pb(r["outcome"]),
+            decision_json=json.dumps(r["decision"]),
+            legal_moves_json=json.dumps(r["legal_moves"]),
         )
 
     async def Audit(self, request: Any, context: grpc.aio.ServicerContext) -> Any:

@@ -450,11 +450,15 @@ class EventsOut(_Open):
 
 class ReplayOut(_Open):
     at: int
-    state_after: int = Field(description="The version the view reflects (a move and the chance events it causes form one step).")
+    state_after: int = Field(description="The version the view reflects: always `at` (the state right after that event, "
+                             "even inside a move's cascade of triggers and chance events).")
     seat: int | None
     view: GameView
     terminal: bool
     outcome: Outcome | None
+    decision: dict[str, Any] | None = Field(
+        description="{step, seats, terminal} when a decision is pending after `at`; null inside a move's cascade.")
+    legal_moves: list[dict[str, Any]] = Field(description="The seat's legal moves then ([] for a spectator).")
 
 
 _CheckOutFields: Any = from_attrs(

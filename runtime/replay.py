@@ -1,0 +1,67 @@
+"""Replay a log to any event: the state right after event N, even inside a move.
+
+A move's effects, its triggers and the chance events they cause all run within one
+`Game.apply`, so folding a log only ever stops between moves. To show the state right after an
+event inside such a cascade (the card played before its replacement is drawn), the fold
+observes the event list (`runtime.events.observing`) and takes the view at the moment the next
+event is about to be recorded: after event N and everything it caused, before event N+1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from runtime import views
+from runtime.compile import program_for
+from runtime.events import Event, observing
+from runtime.game import Game
+
+
+@attrs.frozen
+class ReplayStep:
+    """The game right after event `index` (0-based; -1: before the first event).
+
+    `view` is the viewer's view then; `game` is the folded Game when the step ends a move's
+    cascade (a decision is pending or the game is over: `decision()`, `legal_moves()` apply),
+    None inside a cascade, where the rules are still resolving and no one has a decision."""
+
+    index: int
+    view: dict[str, Any]
+    game: Game | None
+
+
+def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events: list[Event], index: int,
+               viewer: int | None, seed: str | None = None) -> ReplayStep:
+    """The game right after `events[index]` as `viewer` (None: spectator) sees it.
+
+    `events` is a whole log's runtime events; only the moves up to the one whose cascade holds
+    `index` are folded. Raises what `Game.fold` raises (IllegalMove, ImpossibleOutcome), and
+    IndexError for an index outside -1..len(events)-1.
+    """
+    if not -1 <= index < len(events):
+        raise IndexError(f"event index {index} is outside -1..{len(events) - 1}")
+    end = index + 1
+    while end < len(events) and events[end].kind != "move":
+        end += 1  # the rest of the cascade: a fold stops only between moves
+    prog = program_for(ruleset)
+    seen: dict[str, Any] = {}
+
+    def observe(state: Any, next_index: int) -> None:
+        if next_index == index + 1 and "view" not in seen:
+            seen["view"] = views.view(_Peek(prog, state), viewer)
+
+    with observing(observe):
+        game = Game.fold(ruleset, seats, options, events[:end], seed=seed)
+    if "view" in seen and index + 1 < end:
+        return ReplayStep(index, seen["view"], None)
+    return ReplayStep(index, game.view(viewer), game)
+
+
+@attrs.frozen
+class _Peek:
+    """What `views.view` reads of a game (its program and state) mid-cascade."""
+
+    prog: Any
+    st: Any
