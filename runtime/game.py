@@ -27,7 +27,7 @@ from runtime import views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import NO_ARGS, NO_OUTCOME, Event
+from runtime.events import NO_ARGS, NO_OUTCOME, Event, EventLog
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -315,7 +315,9 @@ class Game:
                 prog.templates.pop(next(iter(prog.templates)))
             cls(prog, st)._build_tables()
             template = prog.templates[key] = st
-        return prog, template.clone()
+        st = template.clone()
+        st.events = EventLog(st)  # this game's own events are observable (runtime.replay); a clone's are not
+        return prog, st
 
     def _build_tables(self) -> None:
         """Everything before `setup`: constants, zones, components, entities, variables. None
