@@ -1,4 +1,4 @@
-"""Service commands of the `ludex` CLI: serve, replay, audit, export, keys.
+"""Service commands of the `ludex` CLI: serve, replay, audit, export, keys, view.
 
 `register(app)` adds them to the Typer app built in `api/cli.py`. They are thin faces over
 `api.app`: `serve` runs the HTTP and gRPC faces over one `GameService` in one event loop;
@@ -337,6 +337,36 @@ def export(
         out.write(json.dumps(entry, sort_keys=True, ensure_ascii=False) + "\n")
 
 
+def view(
+    log: Path = typer.Argument(..., help="An exported log (JSON lines), as `ludex export` writes it."),
+    port: int = typer.Option(0, "--port", help="HTTP port of the viewer (0: any free port)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
+    open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a web browser."),
+) -> None:
+    """Open a logged game in the referee's viewer (a local web page; no outside network).
+
+    Serves the page until Ctrl-C: timeline, the board after each event, rule citations from
+    the pinned rule text, the audit with its first failing event.
+    """
+    import uvicorn
+
+    from api.viewer import LogFileSource, create_file_viewer_app
+
+    export, entries = _read_export(log)
+    if not entries:
+        fail(f"{log} holds no log records", "give a log written by `ludex export`")
+    source = LogFileSource(entries, export)
+    sock = _bind(host, port, "the viewer", "--port")
+    url = f"http://{host}:{sock.getsockname()[1]}/games/{source.game_id}/viewer"
+    typer.echo(f"ludex: viewer at {url} (Ctrl-C stops it)", err=True)
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(url)
+    config = uvicorn.Config(create_file_viewer_app(source), log_level="warning", access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
 def keys(
     db: str = typer.Option(DEFAULT_URL, "--db", envvar="LUDEX_DB", help="SQLAlchemy URL of the event store."),
     keys_dir: Optional[Path] = typer.Option(None, "--keys", envvar="LUDEX_KEYS", help=KEYS_HELP),
@@ -371,13 +401,14 @@ def migrate(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `serve`, `migrate`, `replay`, `audit`, `export` and `keys` to the `ludex` command."""
+    """Add `serve`, `migrate`, `replay`, `audit`, `export`, `keys` and `view` to the `ludex` command."""
     app.command("serve")(serve)
     app.command("migrate")(migrate)
     app.command("replay")(replay)
     app.command("audit")(audit)
     app.command("export")(export)
     app.command("keys")(keys)
+    app.command("view")(view)
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ class ReplayStep:
 
 
 def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events: list[Event], index: int,
-               viewer: int | None, seed: str | None = None) -> ReplayStep:
-    """The game right after `events[index]` as `viewer` (None: spectator) sees it.
+               viewer: int | str | None, seed: str | None = None) -> ReplayStep:
+    """The game right after `events[index]` as `viewer` (None: spectator, "all": everything) sees it.
 
     `events` is a whole log's runtime events; only the moves up to the one whose cascade holds
     `index` are folded. Raises what `Game.fold` raises (IllegalMove, ImpossibleOutcome), and
@@ -56,7 +56,7 @@ def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events:
         game = Game.fold(ruleset, seats, options, events[:end], seed=seed)
     if "view" in seen and index + 1 < end:
         return ReplayStep(index, seen["view"], None)
-    return ReplayStep(index, game.view(viewer), game)
+    return ReplayStep(index, views.view(game, viewer), game)
 
 
 @attrs.frozen

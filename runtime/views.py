@@ -23,9 +23,15 @@ def _comp(st: Any, c: Comp) -> dict[str, Any]:
     return d
 
 
-def zone_view(st: Any, z: ZoneRef, viewer: int | None) -> dict[str, Any]:
+EVERYTHING = "all"
+"""The viewer that sees every zone's contents (a referee after the game: `view(game, "all")`)."""
+
+
+def zone_view(st: Any, z: ZoneRef, viewer: int | str | None) -> dict[str, Any]:
+    """One zone as `viewer` sees it: `{count, components}` when it sees the contents, else the
+    count (or None) and the public marks of its slots."""
     items = st.zones[z.idx]
-    if z.visible_to(viewer):
+    if viewer == EVERYTHING or z.visible_to(viewer):  # type: ignore[arg-type]
         return {"count": len(items), "components": [_comp(st, c) for c in items]}
     if not z.count_visible():
         return {"count": None}
@@ -36,8 +42,9 @@ def zone_view(st: Any, z: ZoneRef, viewer: int | None) -> dict[str, Any]:
     return out
 
 
-def view(game: Any, viewer: int | None) -> dict[str, Any]:
-    """The view of `viewer` as JSON: turn machine, zones by key, entities, variables, reveals."""
+def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
+    """The view of `viewer` (a seat, None for a spectator, EVERYTHING for all) as JSON: turn
+    machine, zones by key, entities, variables, reveals."""
     st = game.st
     rs = game.prog.rs
     var_names = [v.name for v in rs.vars]

@@ -168,9 +168,13 @@ def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
     return None
 
 
-def replay_view(rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | None) -> dict[str, Any]:
-    """The game as `seat` (None = spectator) saw it right after event `at` (default: the
-    last): `{at, state_after, seat, view, terminal, outcome, decision, legal_moves}`.
+def replay_view(
+    rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | str | None
+) -> dict[str, Any]:
+    """The game as `seat` (None = spectator, "all" = every zone's contents, for a referee)
+    saw it right after event `at` (default: the last): `{at, state_after, seat, view,
+    terminal, outcome, decision, legal_moves}` (for "all": the moves of every seat to act,
+    each with its `seat`).
 
     Inside a move's cascade (its triggers and the chance events they cause) this is the state
     between two of its events (`runtime.replay`): `decision` is None there, the rules still
@@ -196,7 +200,9 @@ def replay_view(rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | No
         raise LogError(str(exc), 1) from exc
     game = step.game
     legal: list[dict[str, Any]] = []
-    if game is not None and seat is not None and not game.terminal:
+    if game is not None and seat == "all" and not game.terminal:
+        legal = [{"seat": s, **m.to_dict()} for s in game.decision().seats for m in game.legal_moves(s)]
+    elif game is not None and isinstance(seat, int) and not game.terminal:
         legal = [m.to_dict() for m in game.legal_moves(seat)]
     return {
         "at": at,

@@ -28,6 +28,7 @@ from typing import Any, AsyncIterator, Iterator, Mapping
 
 import attrs
 
+from api import viewer
 from api.app import log as gamelog
 from api.app.errors import (
     Conflict,
@@ -387,6 +388,46 @@ class GameService:
             live = self._live(game_id)
             return {"export": EXPORT_FORMAT, "game_id": game_id, "keys": self.keys.public_keys(),
                     "receipt": self._receipt(live)}
+
+    def viewer_data(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """The viewer's data (`api.viewer.bundle`): the events as the caller may see them
+        (redacted while the game runs, the whole log after), the pinned rule text, the audit
+        of the stored log with its export header, and which seats the caller may view."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            seat = self._seat(live, token)
+            entries = [e.to_dict() for e in live.events]
+            shown = [self._render(live, e, seat) for e in live.events]
+            finished = live.finished
+        report = gamelog.audit_log(self.rules, entries, export=self.export_header(game_id)).to_dict()
+        if not finished and report["failure"] is not None:
+            # A running game's failure message may quote hidden cards: say which check failed only.
+            failure = report["failure"]
+            failure["message"] = f"event {failure['version']}: the {failure['check']} check failed"
+            report["checks"] = [dict(c, detail=failure["message"]) if c["status"] == "failed" else c
+                                for c in report["checks"]]
+        return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished)
+
+    def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
+        """The board right after event `at` as `seat` sees it (`api.app.log.replay_view`).
+        While the game runs only the token's own seat or the spectator's view; after it, any
+        seat or "all". Raises Forbidden (`seat_hidden`), InvalidRequest (`bad_at`)."""
+        with self._locked(game_id):
+            live = self._live(game_id)
+            token_seat = self._seat(live, token)
+            entries = [e.to_dict() for e in live.events]
+            finished = live.finished
+        if not finished and seat not in (None, token_seat):
+            raise Forbidden("seat_hidden", "while the game runs the viewer shows your own seat's view or the "
+                            "spectator's; any seat once the game is over")
+        if isinstance(seat, int) and not 0 <= seat < int(entries[0]["body"]["seats"]):
+            raise InvalidRequest("bad_seat", f"this game has seats 0 to {int(entries[0]['body']['seats']) - 1}")
+        if not 1 <= at <= len(entries):
+            raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
+        try:
+            return gamelog.replay_view(self.rules, entries, at, seat)
+        except gamelog.LogError as exc:
+            raise ServiceError("corrupt_log", str(exc)) from exc
 
     def receipt(self, game_id: str) -> dict[str, Any]:
         """A signed receipt of the game's head now (see `api/app/receipts.py`): `{receipt,

@@ -30,6 +30,7 @@ from api.http import models as m
 from api.http.access_log import AccessLog, Sink
 from api.http.docs import add_offline_docs, only_declared_errors
 from api.http.limits import BodySizeLimit
+from api.viewer import add_viewer_routes
 
 DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: ample for ruleset text, far above any move
 
@@ -253,6 +254,8 @@ def create_app(
         """Verify the log: hash chain, pinned rules, every move legal, chance outcomes against
         the revealed seed, and the outcome."""
         return await run(service.audit, game_id)
+
+    add_viewer_routes(app, service)
 
     @app.get("/games/{game_id}/receipt", response_model=m.ReceiptOut, responses=m.error_responses(ERRORS["receipt"]), tags=["log"])
     async def receipt(game_id: str) -> JSONResponse:
