@@ -134,18 +134,19 @@ def add_viewer_routes(app: FastAPI, source: ViewerSource) -> None:
         body = resources.files(__package__).joinpath(f"static/{name}").read_bytes()
         return Response(body, media_type=ASSETS[name])
 
-    @app.get("/games/{game_id}/viewer", response_class=HTMLResponse, tags=["viewer"])
+    # The page and its two endpoints are the viewer's own, not the API: left out of OpenAPI.
+    @app.get("/games/{game_id}/viewer", response_class=HTMLResponse, include_in_schema=False)
     async def viewer(game_id: str) -> HTMLResponse:
         """The referee's viewer page (timeline, board at each event, rule citations, audit).
         A seat token goes in the URL fragment: `#token=...`."""
         return HTMLResponse(page(game_id))
 
-    @app.get("/games/{game_id}/viewer/data", tags=["viewer"])
+    @app.get("/games/{game_id}/viewer/data", include_in_schema=False)
     async def viewer_data(game_id: str, authorization: str | None = Header(None)) -> JSONResponse:
         """The viewer's data: header, pinned rule text, events as the caller may see them, audit."""
         return JSONResponse(await run_in_threadpool(source.viewer_data, game_id, token_of(authorization)))
 
-    @app.get("/games/{game_id}/viewer/step", tags=["viewer"])
+    @app.get("/games/{game_id}/viewer/step", include_in_schema=False)
     async def viewer_step(
         game_id: str, at: int = Query(ge=1), seat: str = Query("spectator"), authorization: str | None = Header(None)
     ) -> JSONResponse:
