@@ -342,6 +342,9 @@ def view(
     port: int = typer.Option(0, "--port", help="HTTP port of the viewer (0: any free port)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
     open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in a web browser."),
+    receipt: list[Path] = typer.Option(
+        [], "--receipt", help="A receipt a player kept, checked in the page's audit (as for `ludex audit`); repeatable."
+    ),
 ) -> None:
     """Open a logged game in the referee's viewer (a local web page; no outside network).
 
@@ -355,7 +358,7 @@ def view(
     export, entries = _read_export(log)
     if not entries:
         fail(f"{log} holds no log records", "give a log written by `ludex export`")
-    source = LogFileSource(entries, export)
+    source = LogFileSource(entries, export, receipts=[_read_receipt(r) for r in receipt])
     sock = _bind(host, port, "the viewer", "--port")
     url = f"http://{host}:{sock.getsockname()[1]}/games/{source.game_id}/viewer"
     typer.echo(f"ludex: viewer at {url} (Ctrl-C stops it)", err=True)

@@ -83,14 +83,16 @@ def bundle(
 
 class LogFileSource:
     """A log file's game for `ludex view`: the file holds the whole log, so every seat's view
-    (and everything) may be shown, and its export header's receipt is audited."""
+    (and everything) may be shown; its export header's receipt and the `receipts` players
+    kept are audited."""
 
-    def __init__(self, entries: list[dict[str, Any]], export: dict[str, Any] | None, rules: Rules | None = None) -> None:
+    def __init__(self, entries: list[dict[str, Any]], export: dict[str, Any] | None, rules: Rules | None = None,
+                 receipts: Sequence[Any] = ()) -> None:
         self.entries = entries
         self.export = export
         self.rules = rules or Rules()
         self.game_id = str(entries[0].get("game_id", "log")) if entries else "log"
-        self._report = audit_log(self.rules, entries, export=export).to_dict()
+        self._report = audit_log(self.rules, entries, export=export, receipts=receipts).to_dict()
 
     def _check(self, game_id: str) -> None:
         if game_id != self.game_id or not self.entries:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -17,9 +18,11 @@ def test_ludex_view_serves_the_page_data_and_steps_of_a_log_file(tmp_path):
     game = play_to_end(service, "hanabi", "view cli", random.Random(5), seats=2)
     path = write_log(tmp_path / "game.jsonl", [service.export_header(game["game_id"]), *service.export(game["game_id"])])
     store.dispose()
+    (tmp_path / "kept.json").write_text(json.dumps(game["last"]))  # a player's saved move response
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "api.service_commands", "view", str(path), "--port", str(port),
-                             "--no-open"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             "--no-open", "--receipt", str(tmp_path / "kept.json")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
@@ -35,6 +38,7 @@ def test_ludex_view_serves_the_page_data_and_steps_of_a_log_file(tmp_path):
         assert httpx.get(url + "/viewer/assets/viewer.js").headers["content-type"].startswith("text/javascript")
         data = httpx.get(f"{url}/games/{game['game_id']}/viewer/data").json()
         assert data["audit"]["verified"] and data["any_seat"] and data["seed"] == "view cli"
+        assert any(c["name"] == "receipt" and c["status"] == "passed" for c in data["audit"]["checks"])
         step = httpx.get(f"{url}/games/{game['game_id']}/viewer/step", params={"at": 2, "seat": "all"}).json()
         assert step["at"] == 2 and all("components" in z for z in step["view"]["zones"].values())
     finally:
