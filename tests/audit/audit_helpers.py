@@ -11,7 +11,7 @@ from typing import Any
 from api.app import GameService
 from api.store import EventStore
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "service"))
 from service_harness import play_service  # noqa: E402
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "service"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "service"))
 from service_harness import play_service  # noqa: E402
 
 
