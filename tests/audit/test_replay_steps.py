@@ -55,7 +55,7 @@ def test_each_event_of_a_cascade_has_its_own_state(log):
 def test_cli_replay_shows_the_step(log, tmp_path):
     path = write_log(tmp_path / "log.jsonl", log)
     i = next(i for i, e in enumerate(log[:-1]) if e["kind"] == "move" and log[i + 1]["kind"] == "chance")
-    done = run_cli("replay", str(path), "--at", str(log[i]["version"]))
+    done = run_cli("replay", str(path), "--at", str(log[i]["version"]), "--json")
     assert done.returncode == 0, done.stderr
     shown = json.loads(done.stdout)
     assert shown["state_after"] == log[i]["version"] and shown["decision"] is None
