@@ -28,6 +28,7 @@ class ErrorCode(str, enum.Enum):
     bad_move = "bad_move"  # not {"name": str, "args": {...}}
     bad_after = "bad_after"
     bad_at = "bad_at"
+    bad_seat = "bad_seat"  # the viewer's seat is not a seat number, 'spectator' or 'all'
     bad_text = "bad_text"  # rule text or file name that is not valid Unicode text
     bad_last_event_id = "bad_last_event_id"
     corrupt_log = "corrupt_log"  # the stored log cannot be folded (an operator's problem)
@@ -40,6 +41,7 @@ class ErrorCode(str, enum.Enum):
     not_your_turn = "not_your_turn"
     wrong_seat = "wrong_seat"
     log_not_public = "log_not_public"
+    seat_hidden = "seat_hidden"  # the viewer asked for another seat's view while the game runs
     # 404
     game_not_found = "game_not_found"
     ruleset_not_found = "ruleset_not_found"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import random
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from service_harness import run_cli, write_log
@@ -60,7 +61,10 @@ def test_the_async_client_plays_and_streams(serve_sqlite):
                 await ludex.submit(game.game_id, game.tokens[seat], rng.choice(legal.moves), legal.version)
             return await asyncio.wait_for(follower, 30), view
 
-    streamed, view = asyncio.run(play())
+    # a thread of its own: a session-scoped Playwright browser in this worker keeps an event loop
+    # running in the main thread, where asyncio.run() refuses to start
+    with ThreadPoolExecutor(1) as pool:
+        streamed, view = pool.submit(asyncio.run, play()).result()
     assert view.terminal and streamed[-1].kind == "reveal" and streamed[-1].body.outcome == view.outcome
 
 
