@@ -10,7 +10,9 @@ so a client built on them keeps working when the service adds one.
 
 from __future__ import annotations
 
+import json
 import typing
+from importlib import resources
 from typing import Annotated, Any, Literal, Union
 
 import attrs
@@ -179,7 +181,7 @@ _EVENT_FIELDS = {
     "ply": "0-based position in the game's runtime events.",
     "kind": "move (a seat's decision), chance (a chance node's outcome) or show (a reveal).",
     "rule": "The rule that produced it (`move place`, `trigger flight`, `setup`).",
-    "source": "File and line of that rule (`balloon_cup/game.ludex:118`).",
+    "source": "File and line of that rule (`RULESET/game.ludex:118`).",
     "seat": "move and show: the acting seat.",
     "move": "move: the move's name.",
     "args": "move: the arguments; a component the viewer could not see is a slot reference (`hand[0]@2`).",
@@ -284,9 +286,11 @@ LogEvent = Annotated[
 
 # -- requests ------------------------------------------------------------------------------------
 
-# The examples are executed by tests/service/test_openapi.py: the game it creates accepts the move.
-CREATE_EXAMPLE: dict[str, Any] = {"ruleset": "balloon_cup", "seats": 2, "seed": "example"}
-MOVE_EXAMPLE: dict[str, Any] = {"move": {"name": "place", "args": {"card": "yellow-2", "t": "tile3", "s": 0}}, "expected_version": 12}
+# Examples from a bundled game, kept with the rulesets (the engine names no game); they are
+# executed by tests/service/test_openapi.py: the game it creates accepts the move.
+_GAME_EXAMPLES: dict[str, Any] = json.loads(resources.files("rulesets").joinpath("api_examples.json").read_text("utf-8"))
+CREATE_EXAMPLE: dict[str, Any] = _GAME_EXAMPLES["create_game"]
+MOVE_EXAMPLE: dict[str, Any] = _GAME_EXAMPLES["submit_move"]
 
 
 class CheckRulesetIn(_Strict):
@@ -524,7 +528,7 @@ _STATUS_TEXT = {400: "Bad request", 401: "Missing or bad token", 403: "Not allow
                 409: "The game moved on", 413: "Body too large", 422: "Refused"}
 _EXAMPLES: dict[ErrorCode, dict[str, Any]] = {
     ErrorCode.malformed_json: {"message": "the request body is not valid JSON"},
-    ErrorCode.bad_seats: {"message": "balloon_cup is played by 2 to 2 seats, not 3"},
+    ErrorCode.bad_seats: _GAME_EXAMPLES["bad_seats"],
     ErrorCode.bad_text: {"message": "text contains a lone UTF-16 surrogate at character 12", "field": "text"},
     ErrorCode.bad_last_event_id: {"message": "Last-Event-ID must be an event version this stream sent"},
     ErrorCode.text_too_large: {"message": "rule text to check is limited to 131072 characters"},
@@ -538,8 +542,7 @@ _EXAMPLES: dict[ErrorCode, dict[str, Any]] = {
     ErrorCode.ruleset_not_found: {"message": "no bundled ruleset 'chess'"},
     ErrorCode.stale_version: {"message": "the game is at version 14, not 12", "current_version": 14},
     ErrorCode.body_too_large: {"message": "request bodies are limited to 1048576 bytes"},
-    ErrorCode.illegal_move: {"message": "illegal move 'place'", "reason": "size(side[s]) < number",
-                             "rule": "move place", "source": "balloon_cup/game.ludex:120"},
+    ErrorCode.illegal_move: _GAME_EXAMPLES["illegal_move"],
     ErrorCode.invalid_request: {"message": "the request does not match the API schema",
                                 "details": [{"type": "missing", "loc": ["body", "expected_version"], "msg": "Field required"}]},
 }
