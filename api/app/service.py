@@ -361,12 +361,7 @@ class GameService:
             live = self._live(game_id)
             seat = self._seat(live, token)
             entries = [e.to_dict() for e in live.events]
-        if not 1 <= at <= len(entries):
-            raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
-        try:
-            return gamelog.replay_view(self.rules, entries, at, seat)
-        except gamelog.LogError as exc:
-            raise ServiceError("corrupt_log", str(exc)) from exc
+        return self._replay_view(entries, at, seat)
 
     def audit(self, game_id: str) -> dict[str, Any]:
         """Audit the stored log with its export header (see `api.app.log.audit_log`); `{ok,
@@ -422,6 +417,11 @@ class GameService:
                             "spectator's; any seat once the game is over")
         if isinstance(seat, int) and not 0 <= seat < int(entries[0]["body"]["seats"]):
             raise InvalidRequest("bad_seat", f"this game has seats 0 to {int(entries[0]['body']['seats']) - 1}")
+        return self._replay_view(entries, at, seat)
+
+    def _replay_view(self, entries: list[dict[str, Any]], at: int, seat: Any) -> dict[str, Any]:
+        """The view after event `at` (1-based) of a stored log, as `seat` sees it. Raises
+        InvalidRequest (`bad_at`), ServiceError (`corrupt_log`)."""
         if not 1 <= at <= len(entries):
             raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
         try:
