@@ -306,6 +306,16 @@ def _plot(stats: dict, path: Path) -> None:
         fail(f"cannot write the plot to {path}: {exc.strerror or exc}", "give a writable FILE.png")
 
 
+def _counts_table(title: str, key: str, count: str, counts: dict[str, int]) -> Table:
+    """A two-column table of counts (`key` | `count`, right-aligned), one row per entry."""
+    t = Table(title=title)
+    t.add_column(key)
+    t.add_column(count, justify="right")
+    for k, v in counts.items():
+        t.add_row(k, str(v))
+    return t
+
+
 def _print_stats(s: dict) -> None:
     c = Console()
     w = Table(title=f"win rate by seat ({s['bot']} bots; 95% Wilson interval)")
@@ -329,25 +339,10 @@ def _print_stats(s: dict) -> None:
         if v:
             q.add_row(label, *(f"{v[k]:g}" for k in ("min", "p10", "p25", "median", "p75", "p90", "max")))
     c.print(q)
-    t = Table(title=f"{s['ruleset']} — {s['games']} games, {s['seats']} seats")
-    t.add_column("outcome")
-    t.add_column("games", justify="right")
-    for k, v in s["outcomes"].items():
-        t.add_row(k, str(v))
-    c.print(t)
+    c.print(_counts_table(f"{s['ruleset']} — {s['games']} games, {s['seats']} seats", "outcome", "games", s["outcomes"]))
     if len(s.get("wins_by_seat", {})) > s["seats"]:  # with automata: every seat's wins, zeros included
-        w = Table(title="wins by seat")
-        w.add_column("seat")
-        w.add_column("wins", justify="right")
-        for k, v in s["wins_by_seat"].items():
-            w.add_row(k, str(v))
-        c.print(w)
-    r = Table(title="how games ended")
-    r.add_column("reason")
-    r.add_column("games", justify="right")
-    for k, v in s["reasons"].items():
-        r.add_row(k, str(v))
-    c.print(r)
+        c.print(_counts_table("wins by seat", "seat", "wins", s["wins_by_seat"]))
+    c.print(_counts_table("how games ended", "reason", "games", s["reasons"]))
     m = Table(show_header=False)
     for k in ("plies", "mean_plies", "min_plies", "max_plies", "mean_branching", "seconds", "playouts_per_s", "plies_per_s"):
         m.add_row(k, f"{s[k]:.2f}" if isinstance(s[k], float) else str(s[k]))
