@@ -3,8 +3,8 @@
 Also serves the standard `grpc.health.v1.Health` and server reflection (v1 and v1alpha, with
 the .proto's comments: api/grpc/reflection.py). The seat token travels as call metadata
 `authorization: Bearer <token>`. A `ServiceError` aborts the call with the status in
-`STATUS_BY_KIND`, a `google.rpc.Status` with `ErrorInfo` details (`grpc-status-details-bin`)
-and the typed error body as JSON in the trailing metadata `ludex-error-bin`.
+`STATUS_BY_KIND` and a `google.rpc.Status` with `ErrorInfo` details (`grpc-status-details-bin`).
+Every message is typed (see the .proto): nothing travels as JSON text.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from api.app import GameService, ServiceError, Unauthenticated
+from api.app.inputs import MAX_JSON_DEPTH
 from api.grpc.codegen import load
 from api.grpc.reflection import enable_reflection
 
@@ -41,34 +42,53 @@ STATUS_BY_KIND = {
 }
 
 
-def _arg_value(arg: Any) -> Any:
-    which = arg.WhichOneof("value")
-    if which == "text":
-        return arg.text
-    if which == "number":
-        return arg.number
-    if which == "json":
-        return json.loads(arg.json)
+def value_from_pb(value: Any, depth: int = 1) -> Any:
+    """`ludex.v1.Value` -> its JSON value (str, int, bool, None, list or dict); an unset Value is
+    None. Raises ValueError past `MAX_JSON_DEPTH` levels of lists and maps."""
+    if depth > MAX_JSON_DEPTH:
+        raise ValueError(f"a value nests more than {MAX_JSON_DEPTH} levels deep")
+    which = value.WhichOneof("value")
+    if which == "list":
+        return [value_from_pb(v, depth + 1) for v in value.list.items]
+    if which == "map":
+        return {k: value_from_pb(v, depth + 1) for k, v in value.map.entries.items()}
+    if which in ("text", "number", "flag"):
+        return getattr(value, which)
     return None
 
 
-def _arg_pb(value: Any) -> Any:
+def value_to_pb(value: Any) -> Any:
+    """A JSON value of the rule language -> `ludex.v1.Value` (raises TypeError for a float or
+    any other type the language has no value for)."""
+    if isinstance(value, bool):
+        return pb2.Value(flag=value)
+    if isinstance(value, int):
+        return pb2.Value(number=value)
     if isinstance(value, str):
-        return pb2.MoveArg(text=value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return pb2.MoveArg(number=value)
-    return pb2.MoveArg(json=json.dumps(value, sort_keys=True))
+        return pb2.Value(text=value)
+    if value is None:
+        return pb2.Value(none=struct_pb2.NULL_VALUE)
+    if isinstance(value, (list, tuple)):
+        return pb2.Value(list=pb2.ValueList(items=[value_to_pb(v) for v in value]))
+    if isinstance(value, dict):
+        return pb2.Value(map=value_map_pb(value))
+    raise TypeError(f"no ludex.v1.Value for {type(value).__name__}")
+
+
+def value_map_pb(values: dict[str, Any]) -> Any:
+    """A JSON object -> `ludex.v1.ValueMap`."""
+    return pb2.ValueMap(entries={str(k): value_to_pb(v) for k, v in values.items()})
 
 
 def move_to_dict(move: Any) -> dict[str, Any]:
-    """`ludex.v1.Move` -> `{name, args}` (raises ValueError for an arg with bad JSON,
-    RecursionError for JSON nested deeper than the decoder goes)."""
-    return {"name": move.name, "args": {k: _arg_value(v) for k, v in move.args.items()}}
+    """`ludex.v1.Move` -> `{name, args}` (raises ValueError for an argument nested deeper than
+    `MAX_JSON_DEPTH`)."""
+    return {"name": move.name, "args": {k: value_from_pb(v) for k, v in move.args.items()}}
 
 
 def move_to_pb(move: dict[str, Any]) -> Any:
     """`{name, args}` -> `ludex.v1.Move`."""
-    return pb2.Move(name=move["name"], args={k: _arg_pb(v) for k, v in move.get("args", {}).items()})
+    return pb2.Move(name=move["name"], args={k: value_to_pb(v) for k, v in move.get("args", {}).items()})
 
 
 def event_to_pb(event: dict[str, Any]) -> Any:
@@ -77,7 +97,6 @@ def event_to_pb(event: dict[str, Any]) -> Any:
         game_id=event["game_id"],
         version=event["version"],
         kind=event["kind"],
-        body_json=json.dumps(event["body"]),
         prev_hash=event.get("prev_hash", ""),
         hash=event.get("hash", ""),
         body=_struct(event["body"]),
@@ -103,13 +122,57 @@ def outcome_to_pb(outcome: dict[str, Any] | None) -> Any:
         return None
     return pb2.Outcome(kind=outcome["kind"], winners=outcome["winners"], scores=_struct(outcome["scores"]),
                        reason=outcome["reason"], ranking=outcome.get("ranking") or [],
-                       places=outcome.get("places") or {})
+                       places=outcome.get("places") or {},
+                       tiebreaks=[value_map_pb(b) for b in outcome.get("tiebreaks") or []])
 
 
 def receipt_to_pb(receipt: dict[str, Any]) -> Any:
     """A receipt dict (api/app/receipts.py) -> `ludex.v1.Receipt`."""
     return pb2.Receipt(**{f: receipt[f] for f in ("receipt", "game_id", "version", "head", "sealed", "key_id",
                                                   "signature")})
+
+
+def diagnostic_to_pb(diagnostic: dict[str, Any]) -> Any:
+    """A diagnostic dict (`dsl.Diagnostic.to_dict`) -> `ludex.v1.Diagnostic`."""
+    return pb2.Diagnostic(**{f: diagnostic[f] for f in ("severity", "message", "file", "line", "column")},
+                          snippet=diagnostic.get("snippet") or "", hint=diagnostic.get("hint") or "")
+
+
+def ruleset_to_pb(entry: dict[str, Any]) -> Any:
+    """A catalogue entry (`Rules.catalogue`) -> `ludex.v1.Ruleset`."""
+    seats = entry["seats"] or {}
+    return pb2.Ruleset(
+        name=entry["name"],
+        variants=entry["variants"],
+        min_seats=seats.get("min", 0),
+        max_seats=seats.get("max", 0),
+        options=[
+            pb2.RulesetOption(name=o["name"], type=o["type"] or "", default=value_to_pb(o["default"]),
+                              doc=o["doc"] or "", range=pb2.IntRange(**o["range"]) if o.get("range") else None)
+            for o in entry["options"]
+        ],
+        content_hash=entry["content_hash"] or "",
+        origin=entry["origin"],
+        ok=entry["ok"],
+        diagnostics=[diagnostic_to_pb(d) for d in entry["diagnostics"]],
+    )
+
+
+def audit_to_pb(report: dict[str, Any]) -> Any:
+    """An audit report (`AuditReport.to_dict`) -> `ludex.v1.AuditResponse`."""
+    failure = report["failure"]
+    return pb2.AuditResponse(
+        ok=report["ok"],
+        verified=report["verified"],
+        finished=report["finished"],
+        game_id=report["game_id"] or "",
+        events=report["events"],
+        passed=report["passed"],
+        skipped=report["skipped"],
+        failure=pb2.AuditFailure(**failure) if failure else None,
+        outcome=outcome_to_pb(report["outcome"]),
+        checks=[pb2.AuditCheck(**c) for c in report["checks"]],
+    )
 
 
 def _token(context: grpc.aio.ServicerContext) -> str | None:
@@ -125,10 +188,12 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
 def error_status(error: ServiceError) -> tuple[grpc.StatusCode, str, Any]:
     """`(code, message, google.rpc.Status)` for `error`: the Status carries one
     google.rpc.ErrorInfo with `reason` = the error code, `domain` "ludex.v1" and the error's
-    fields (message, reason, details) as JSON text in `metadata`."""
+    other fields (message, reason, details) in `metadata`: text as is, numbers in decimal,
+    lists and objects as JSON text (metadata values are strings)."""
     code = STATUS_BY_KIND.get(error.kind, grpc.StatusCode.INVALID_ARGUMENT)
     message = f"{error.code}: {error.message}" + (f" ({error.reason})" if error.reason else "")
-    fields = {k: json.dumps(v, default=str) for k, v in error.to_dict().items() if k != "code" and v is not None}
+    fields = {k: v if isinstance(v, str) else json.dumps(v, default=str)
+              for k, v in error.to_dict().items() if k != "code" and v is not None}
     detail = any_pb2.Any()
     detail.Pack(error_details_pb2.ErrorInfo(reason=error.code, domain="ludex.v1", metadata=fields))
     return code, message, status_pb2.Status(code=code.value[0], message=message, details=[detail])
@@ -136,12 +201,7 @@ def error_status(error: ServiceError) -> tuple[grpc.StatusCode, str, Any]:
 
 async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
     code, message, status = error_status(error)
-    body = json.dumps(error.to_dict(), default=str).encode()
-    await context.abort(
-        code,
-        message,
-        trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()), ("ludex-error-bin", body)),
-    )
+    await context.abort(code, message, trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),))
 
 
 class LudexServicer(pb2_grpc.LudexServicer):
@@ -165,34 +225,17 @@ class LudexServicer(pb2_grpc.LudexServicer):
 
     async def ListRulesets(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         entries = await self._call(context, self.service.rulesets)
-        return pb2.ListRulesetsResponse(
-            rulesets=[
-                pb2.Ruleset(
-                    name=r["name"],
-                    variants=r["variants"],
-                    min_seats=(r["seats"] or {}).get("min", 0),
-                    max_seats=(r["seats"] or {}).get("max", 0),
-                    options_json=json.dumps(r["options"]),
-                    content_hash=r["content_hash"] or "",
-                    origin=r["origin"],
-                    ok=r["ok"],
-                    diagnostics_json=json.dumps(r["diagnostics"]),
-                )
-                for r in entries
-            ]
-        )
+        return pb2.ListRulesetsResponse(rulesets=[ruleset_to_pb(r) for r in entries])
 
     async def CheckRuleset(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         result = await self._call(context, self.service.check_ruleset, request.text, request.filename or "<text>")
-        return pb2.CheckRulesetResponse(ok=result["ok"], diagnostics_json=json.dumps(result["diagnostics"]))
+        return pb2.CheckRulesetResponse(ok=result["ok"], diagnostics=[diagnostic_to_pb(d) for d in result["diagnostics"]])
 
     async def CreateGame(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            options = json.loads(request.options_json) if request.options_json else {}
-        except (ValueError, RecursionError):  # bad JSON, or nested deeper than the decoder goes
-            options = None
-        if not isinstance(options, dict):
-            await _abort(context, ServiceError("bad_options", "options_json must be a JSON object"))
+            options = {name: value_from_pb(v) for name, v in request.options.items()}
+        except ValueError as exc:
+            await _abort(context, ServiceError("bad_options", f"options: {exc}"))
         created = await self._call(
             context,
             self.service.create_game,
@@ -210,10 +253,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             game_id=v["game_id"],
             version=v["version"],
             seat=v["seat"],
-            view_json=json.dumps(v["view"]),
-            decision_json=json.dumps(v["decision"]),
             terminal=v["terminal"],
-            outcome_json=json.dumps(v["outcome"]),
             decision=decision_to_pb(v["decision"]),
             outcome=outcome_to_pb(v["outcome"]),
             view=_struct(v["view"]),
@@ -228,8 +268,8 @@ class LudexServicer(pb2_grpc.LudexServicer):
     async def SubmitMove(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
             move = move_to_dict(request.move)
-        except (ValueError, RecursionError):  # bad JSON, or nested deeper than the decoder goes
-            await _abort(context, ServiceError("bad_move", "a move argument's json is not valid JSON"))
+        except ValueError as exc:
+            await _abort(context, ServiceError("bad_move", f"a move argument: {exc}"))
         result = await self._with_token(
             context,
             self.service.submit_move,
@@ -242,10 +282,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             game_id=result["game_id"],
             version=result["version"],
             events=[event_to_pb(e) for e in result["events"]],
-            decision_json=json.dumps(result["decision"]),
             terminal=result["terminal"],
-            outcome_json=json.dumps(result["outcome"]),
-            receipt_json=json.dumps(result["receipt"]),
             decision=decision_to_pb(result["decision"]),
             outcome=outcome_to_pb(result["outcome"]),
             receipt=receipt_to_pb(result["receipt"]),
@@ -253,7 +290,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
 
     async def GetReceipt(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         receipt = await self._call(context, self.service.receipt, request.game_id)
-        return pb2.GetReceiptResponse(receipt_json=json.dumps(receipt), receipt=receipt_to_pb(receipt))
+        return pb2.GetReceiptResponse(receipt=receipt_to_pb(receipt))
 
     async def GetPublicKeys(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         published = await self._call(context, self.service.public_keys)
@@ -274,18 +311,16 @@ class LudexServicer(pb2_grpc.LudexServicer):
             at=r["at"],
             state_after=r["state_after"],
             seat=r["seat"],
-            view_json=json.dumps(r["view"]),
             terminal=r["terminal"],
-            outcome_json=json.dumps(r["outcome"]),
             view=_struct(r["view"]),
             outcome=outcome_to_pb(r["outcome"]),
-            decision_json=json.dumps(r["decision"]),
-            legal_moves_json=json.dumps(r["legal_moves"]),
+            decision=decision_to_pb(r["decision"]) if r["decision"] is not None else None,
+            legal_moves=[move_to_pb(m) for m in r["legal_moves"]],
         )
 
     async def Audit(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         report = await self._call(context, self.service.audit, request.game_id)
-        return pb2.AuditResponse(ok=report["ok"], report_json=json.dumps(report))
+        return audit_to_pb(report)
 
     async def StreamEvents(self, request: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
         # Validate first so a bad game or token fails with a status before any message.

@@ -121,7 +121,7 @@ class GrpcFace:
 
     async def decision(self, game: dict) -> dict:
         view = await self.stub.GetView(self.pb2.GetViewRequest(game_id=game["game_id"]))
-        return orjson.loads(view.decision_json)
+        return _decision(view.decision)
 
     async def legal_moves(self, game: dict, token: str) -> tuple[list, int]:
         legal = await self.stub.GetLegalMoves(self.pb2.GetLegalMovesRequest(game_id=game["game_id"]),
@@ -135,7 +135,11 @@ class GrpcFace:
                 metadata=[("authorization", f"Bearer {token}")])
         except self.grpc.RpcError as exc:
             raise RuntimeError(str(exc)) from exc
-        return orjson.loads(answer.decision_json)
+        return _decision(answer.decision)
+
+
+def _decision(decision: Any) -> dict:
+    return {"seats": list(decision.seats), "terminal": decision.terminal}
 
 
 async def _client(target: str, face_name: str, ruleset: str, rate: float, seconds: float, games: int,

@@ -162,6 +162,36 @@ def grpc_auth(token: str) -> list[tuple[str, str]]:
     return [("authorization", f"Bearer {token}")]
 
 
+def grpc_document(struct: Any) -> Any:
+    """A google.protobuf.Struct (a view, an event body) as the JSON the HTTP API sends: its
+    numbers are doubles, and the rule language's numbers are integers."""
+    from google.protobuf import json_format
+
+    def exact(value: Any) -> Any:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, list):
+            return [exact(v) for v in value]
+        if isinstance(value, dict):
+            return {k: exact(v) for k, v in value.items()}
+        return value
+
+    return exact(json_format.MessageToDict(struct))
+
+
+def grpc_error(error: Any) -> dict[str, Any]:
+    """The typed error of a failed call (`grpc.RpcError`), read from its google.rpc.Status
+    details: `{code, message, ...}` with the ErrorInfo's metadata as sent (all text)."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    status = rpc_status.from_call(error)
+    assert status is not None, "the error carries no google.rpc.Status"
+    info = error_details_pb2.ErrorInfo()
+    assert status.details[0].Unpack(info) and info.domain == "ludex.v1", status
+    return {"code": info.reason, **info.metadata}
+
+
 def play_grpc(pb2: Any, stub: Any, game_id: str, tokens: list[str], rng: random.Random, max_moves: int = 5000) -> int:
     """Like play_http, over gRPC."""
     moves = 0
@@ -169,7 +199,7 @@ def play_grpc(pb2: Any, stub: Any, game_id: str, tokens: list[str], rng: random.
         view = stub.GetView(pb2.GetViewRequest(game_id=game_id))
         if view.terminal:
             return moves
-        seat = rng.choice(json.loads(view.decision_json)["seats"])
+        seat = rng.choice(list(view.decision.seats))
         legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game_id), metadata=grpc_auth(tokens[seat]))
         assert legal.moves, f"seat {seat} must move but has no legal move"
         move = rng.choice(list(legal.moves))

@@ -5,7 +5,6 @@ present, not dropped."""
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from google.rpc import error_details_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 from grpc_status import rpc_status
 from grpc_tools import protoc
-from service_harness import ROOT, grpc_auth, grpc_stub, play_grpc
+from service_harness import ROOT, grpc_auth, grpc_document, grpc_error, grpc_stub, play_grpc
 
 PROTO = "api/proto/ludex/v1/ludex.proto"
 PACKAGES = ("grpc.reflection.v1", "grpc.reflection.v1alpha")
@@ -86,7 +85,7 @@ def test_errors_are_google_rpc_status_with_error_info(grpc_service):
     assert stale.value.code() == grpc.StatusCode.ABORTED
     status = rpc_status.from_call(stale.value)
     assert status.details[0].Unpack(info) and info.reason == "stale_version"
-    assert json.loads(info.metadata["current_version"]) == legal.version
+    assert int(info.metadata["current_version"]) == legal.version
 
 
 def test_zero_values_that_mean_something_are_present(grpc_service):
@@ -108,7 +107,6 @@ def test_decisions_outcomes_receipts_are_typed_and_documents_are_structs(grpc_se
     view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id), metadata=auth)
     assert list(view.decision.seats) == [0] and view.decision.step and not view.HasField("outcome")
     assert view.view["zones"]["hand[0]"]["count"] == 8.0
-    assert json.loads(view.view_json)["zones"]["hand[0]"]["count"] == 8  # exact integers in the JSON twin
     legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=auth)
     done = stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=legal.moves[0],
                                                  expected_version=legal.version), metadata=auth)
@@ -123,8 +121,95 @@ def test_a_finished_game_has_a_typed_outcome(grpc_service):
     game = stub.CreateGame(pb2.CreateGameRequest(ruleset="hanabi", seats=2, seed="typed"))
     play_grpc(pb2, stub, game.game_id, list(game.tokens), random.Random(3))
     view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
-    outcome = json.loads(view.outcome_json)
+    outcome = grpc_document(view.view)["outcome"]  # the view carries the outcome too
     assert view.HasField("outcome") and view.outcome.kind == outcome["kind"] and view.outcome.reason == outcome["reason"]
     assert list(view.outcome.winners) == outcome["winners"]
     assert {k: int(v) for k, v in view.outcome.scores.items()} == outcome["scores"]
     assert view.decision.terminal and not view.decision.seats
+
+
+def test_no_message_carries_json_text():
+    from api.grpc.codegen import load
+
+    pb2, _ = load()
+
+    def fields(message):
+        for field in message.fields:
+            yield f"{message.full_name}.{field.name}"
+        for nested in message.nested_types:
+            yield from fields(nested)
+
+    every = [f for m in pb2.DESCRIPTOR.message_types_by_name.values() for f in fields(m)]
+    assert every and not [f for f in every if f.endswith("_json") or f.endswith(".json")]
+
+
+def test_rulesets_are_described_with_typed_options(grpc_service):
+    pb2, stub, _ = grpc_service
+    listed = {r.name: r for r in stub.ListRulesets(pb2.ListRulesetsRequest()).rulesets}
+    options = {o.name: o for o in listed["battle_line"].options}
+    games = options["match_games"]
+    assert (games.type, games.default.number, games.range.min, games.range.max) == ("int", 1, 1, 9)
+    assert games.doc and games.default.WhichOneof("value") == "number"
+    tactics = options["tactics_cards"]
+    assert tactics.type == "bool" and tactics.default.WhichOneof("value") == "flag" and tactics.default.flag
+    assert not tactics.HasField("range")
+    assert "no_tactics" in listed["battle_line"].variants and listed["battle_line"].ok
+    assert not listed["battle_line"].diagnostics
+
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset="battle_line", options={"match_games": pb2.Value(number=3)}))
+    view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
+    assert view.view["options"]["match_games"] == 3
+
+
+def test_a_broken_ruleset_gets_typed_diagnostics_with_positions(grpc_service):
+    pb2, stub, _ = grpc_service
+    text = 'game broken "Broken"\nseats 2\nstep play "x" then end turn\nmove m() during play "m" { nope += 1 }\n'
+    checked = stub.CheckRuleset(pb2.CheckRulesetRequest(text=text, filename="broken.ludex"))
+    assert not checked.ok
+    [only] = checked.diagnostics
+    assert (only.severity, only.message, only.file, only.line, only.column) == (
+        "error", "unknown name 'nope'", "broken.ludex", 4, 28)
+    assert only.snippet.endswith("^")
+    assert stub.CheckRuleset(pb2.CheckRulesetRequest(text=text.replace("nope += 1", ""))).ok
+
+
+def test_an_illegal_move_is_a_status_with_the_rules_reason(grpc_service):
+    pb2, stub, _ = grpc_service
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset="balloon_cup", seed="example"))
+    legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=grpc_auth(game.tokens[0]))
+    move = pb2.Move()
+    move.CopyFrom(legal.moves[0])
+    move.args[next(iter(move.args))].text = "no-such-component"
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=move, expected_version=legal.version),
+                        metadata=grpc_auth(game.tokens[0]))
+    assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert "ludex-error-bin" not in dict(refused.value.trailing_metadata() or ())
+    error = grpc_error(refused.value)
+    assert error["code"] == "illegal_move" and error["reason"] and error["message"]
+
+
+def test_an_audit_of_a_finished_game_is_typed(grpc_service):
+    pb2, stub, _ = grpc_service
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset="hanabi", seats=2, seed="audited"))
+    running = stub.Audit(pb2.AuditRequest(game_id=game.game_id))
+    assert running.HasField("ok") and running.ok and not running.verified and not running.finished
+    assert "seed_commitment" in running.skipped
+    assert {c.name: c.status for c in running.checks}["seed_commitment"] == "skipped"
+    play_grpc(pb2, stub, game.game_id, list(game.tokens), random.Random(5))
+    report = stub.Audit(pb2.AuditRequest(game_id=game.game_id))
+    events = stub.ListEvents(pb2.ListEventsRequest(game_id=game.game_id)).version
+    assert report.ok and report.verified and report.finished and not report.skipped
+    assert (report.game_id, report.events) == (game.game_id, events)
+    assert not report.HasField("failure") and report.outcome.kind
+    assert [c.status for c in report.checks] == ["passed"] * len(report.checks)
+    assert set(report.passed) == {c.name for c in report.checks}
+
+
+def test_replay_has_a_typed_decision_and_legal_moves(grpc_service):
+    pb2, stub, _ = grpc_service
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset="balloon_cup", seed="example"))
+    auth = grpc_auth(game.tokens[0])
+    legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=auth)
+    replay = stub.Replay(pb2.ReplayRequest(game_id=game.game_id, at=legal.version), metadata=auth)
+    assert list(replay.decision.seats) == [0] and list(replay.legal_moves) == list(legal.moves)

@@ -5,7 +5,6 @@ cannot start games."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import httpx
@@ -138,7 +137,7 @@ def test_catalogue_lists_designer_rulesets_with_diagnostics(server, designer_dir
         assert listed_grpc["race"].ok and listed_grpc["race"].content_hash == race["content_hash"]
         assert listed_grpc["balloon_cup"].origin == "bundled"
         assert not listed_grpc["broken"].ok
-        assert json.loads(listed_grpc["broken"].diagnostics_json)[0]["message"] == "unknown name 'nope'"
+        assert listed_grpc["broken"].diagnostics[0].message == "unknown name 'nope'"
     finally:
         channel.close()
 

@@ -9,7 +9,7 @@ import grpc
 import httpx
 import pytest
 import sqlalchemy as sa
-from service_harness import Server, bearer, create_http_game, grpc_auth, grpc_stub
+from service_harness import Server, bearer, create_http_game, grpc_auth, grpc_error, grpc_stub
 
 from api.app.inputs import MAX_JSON_DEPTH
 from api.app.service import MAX_CHECK_TEXT
@@ -189,20 +189,24 @@ def _grpc_refused(call, error_code: str) -> dict:
     with pytest.raises(grpc.RpcError) as info:
         call()
     assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT, info.value.details()
-    body = json.loads(dict(info.value.trailing_metadata() or ())["ludex-error-bin"])
+    body = grpc_error(info.value)
     assert body["code"] == error_code, body
     return body
 
 
-@pytest.mark.parametrize("arg_json", [
-    "[" * 1000 + "]" * 1000,  # deeper than Python's JSON decoder goes
-    "[" * 100 + "]" * 100,  # decodes, but deeper than MAX_JSON_DEPTH
-    '"\\ud800"',  # a lone surrogate as a JSON escape
-])
-def test_grpc_submit_move_with_hostile_json_is_invalid_argument(server, rpc, game, arg_json):
+def _nested(pb2, depth: int):
+    """A ludex.v1.Value of `depth` lists, one inside the other."""
+    value = pb2.Value(number=1)
+    for _ in range(depth):
+        value = pb2.Value(list=pb2.ValueList(items=[value]))
+    return value
+
+
+@pytest.mark.parametrize("depth", [40, 45])  # deeper than MAX_JSON_DEPTH; near protobuf's own nesting limit
+def test_grpc_submit_move_with_hostile_nesting_is_invalid_argument(server, rpc, game, depth):
     pb2, stub = rpc
     before = _store(server)
-    move = pb2.Move(name="place", args={"card": pb2.MoveArg(json=arg_json)})
+    move = pb2.Move(name="place", args={"card": _nested(pb2, depth)})
     _grpc_refused(lambda: stub.SubmitMove(
         pb2.SubmitMoveRequest(game_id=game["game_id"], move=move, expected_version=game["version"]),
         metadata=grpc_auth(game["tokens"][game["seat"]])), "bad_move")
@@ -213,8 +217,10 @@ def test_grpc_create_game_refuses_deep_options_and_nul_seeds(server, rpc):
     pb2, stub = rpc
     before = _store(server)
     _grpc_refused(lambda: stub.CreateGame(pb2.CreateGameRequest(ruleset="balloon_cup",
-                                                                options_json="[" * 1000 + "]" * 1000)), "bad_options")
+                                                                options={"colour_limit": _nested(pb2, 40)})),
+                  "bad_options")
     _grpc_refused(lambda: stub.CreateGame(pb2.CreateGameRequest(ruleset="balloon_cup", seed="a\x00b")), "bad_seed")
     _grpc_refused(lambda: stub.CreateGame(pb2.CreateGameRequest(ruleset="battle_line",
-                                                                options_json='{"match_games": -1}')), "bad_options")
+                                                                options={"match_games": pb2.Value(number=-1)})),
+                  "bad_options")
     assert _store(server) == before
