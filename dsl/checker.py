@@ -30,6 +30,8 @@ BUILTINS: dict[str, tuple[int, int, str | None]] = {
     "any_completion": (4, 6, "bool"),
     "best_completion": (4, 6, "any"),
     "expand": (2, 3, "list:list:any"),
+    "group_values": (3, 4, "map:any|list:any"),
+    "top_run": (2, 3, "int"),
 }
 GEN_BUILTINS = {"any": "bool", "all": "bool", "sum": "int", "count": "int", "min": "any", "max": "any", "list": "list:any",
                 "distinct": "list:any", "argmax": "any", "argmin": "any"}

@@ -148,4 +148,6 @@ FUNCS: dict[str, Any] = {
     "any_completion": SEARCH_FUNCS["any_completion"],
     "best_completion": SEARCH_FUNCS["best_completion"],
     "expand": SEARCH_FUNCS["expand"],
+    "group_values": SEARCH_FUNCS["group_values"],
+    "top_run": SEARCH_FUNCS["top_run"],
 }

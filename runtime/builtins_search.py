@@ -5,6 +5,8 @@ the alternatives each element may stand for.
     any_completion(partial, pool, size, pred, viable, args)   is some completion accepted by `pred`?
     best_completion(partial, pool, size, key, bound, args)    the largest `key` of any completion (or none)
     expand(items, alternatives, args)             lazy: every choice of one alternative per item (cartesian product)
+    group_values(items, key, value, keys)         {k: the `value` fields of the items whose `key` field is k, highest first}
+    top_run(values, n, required)                  the top of the highest run of n consecutive integers (or none)
 
 `pred`, `viable`, `key`, `bound` and `alternatives` name functions of the ruleset (as text, e.g.
 `"beats"`); each is called with the candidate list first, then the elements of `args`:
@@ -13,6 +15,11 @@ the alternatives each element may stand for.
 missing, *args) -> int` (an upper bound of `key` over those completions), `alternatives(item)
 -> list`. `viable` and `bound` let the search prune whole subtrees (branch and bound) instead of
 enumerating every combination; they must never be too pessimistic, or answers are wrong.
+
+`group_values` and `top_run` are for the other way of answering such a quantifier: directly,
+by the strongest completion of each kind (a run, a set of one value, a group of one key), as a
+hand-written proof does; they do in one pass over a pool what would otherwise be a loop per
+key or per candidate run in the rule language.
 """
 
 from __future__ import annotations
@@ -136,9 +143,63 @@ def expand(st: Any, items: Any, alternatives: str, args: Any = None) -> Iterator
     return (list(combo) for combo in itertools.product(*choices))
 
 
+def group_values(st: Any, items: Any, key: str, value: str, keys: Any = None) -> dict[Any, list[Any]]:
+    """The `value` field of the components in `items`, grouped by their `key` field, each group
+    highest first: `{k: [v, ...]}` (a map whose keys are the `key` values present, in
+    first-seen order, after every element of `keys`, which appear even when no item has them).
+    One pass over `items` (a list or zone of components with both fields); raises KeyError
+    when a component lacks one. The same map as
+    `{k: sorted-descending([c.value for c in items if c.key == k]) for k in keys}`."""
+    out: dict[Any, list[Any]] = {} if keys is None else {k: [] for k in st.items(keys)}
+    for c in st.items(items):
+        d = c.d
+        k = d[key]
+        group = out.get(k)
+        if group is None:
+            out[k] = [d[value]]
+        else:
+            group.append(d[value])
+    for group in out.values():
+        group.sort(reverse=True)
+    return out
+
+
+def top_run(st: Any, values: Any, n: int, required: Any = None) -> int | None:
+    """The largest t such that the n consecutive integers t-n+1 .. t all occur in `values` or
+    `required` and every element of `required` is among them (a straight, a run, a sequence);
+    none when there is no such run, or when `required` repeats a value. Values need not be
+    sorted or distinct. Checks each candidate top from the highest down: with r the span of
+    `required`, only the n - r + 1 tops that cover it are tried."""
+    have = set(st.items(values))
+    if required is None:
+        lo, hi = 1 - (1 << 62), 1 << 62
+    else:
+        req = list(st.items(required))
+        if len(set(req)) != len(req):
+            return None
+        if req:
+            have.update(req)
+            lo, hi = max(req), min(req) + n - 1  # a top t must satisfy t >= max(req) and t - n + 1 <= min(req)
+        else:
+            lo, hi = 1 - (1 << 62), 1 << 62
+    for t in sorted(have, reverse=True):
+        if t > hi:
+            continue
+        if t < lo:
+            break
+        for k in range(1, n):
+            if t - k not in have:
+                break
+        else:
+            return t
+    return None
+
+
 SEARCH_FUNCS: dict[str, Any] = {
     "completions": completions,
     "any_completion": any_completion,
     "best_completion": best_completion,
     "expand": expand,
+    "group_values": group_values,
+    "top_run": top_run,
 }

@@ -1,5 +1,6 @@
 """Search built-ins (runtime/builtins_search.py): completions, any_completion, best_completion,
-expand, both through a small ruleset and directly with counting functions (to see the pruning)."""
+expand, group_values, top_run, both through a small ruleset and directly with counting functions
+(to see the pruning), and against brute force on random inputs (Hypothesis)."""
 
 from __future__ import annotations
 
@@ -7,16 +8,27 @@ import itertools
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 from dsl.loader import load_from_sources
 from runtime import Game
-from runtime.builtins_search import any_completion, best_completion, completions, expand, ruleset_fn
+from runtime.builtins_search import (
+    any_completion,
+    best_completion,
+    completions,
+    expand,
+    group_values,
+    ruleset_fn,
+    top_run,
+)
 
 RULES = """
 game search_demo "search built-ins"
 seats 2
-component n(v: int)
-components ns = [n(v) for v in 1..9]
+enum parity { even, odd }
+component n(v: int, p: parity)
+components ns = [n(v, if v % 2 == 0 then even else odd) for v in 1..9]
 zone pool: n public = ns
 fn total(xs: list<n>) -> int "sum" = sum(x.v for x in xs)
 fn reaches(xs: list<n>, t: int) -> bool "pred" = total(xs) >= t
@@ -33,6 +45,10 @@ var best3: int = best_completion([], pool, 3, "total", "ceiling")
 var best_none: any = best_completion([], pool, 12, "total")
 var exp_max: int = max(sum(x for x in c) for c in expand(firsts(2), "choices"))
 var exp_count: int = count(true for c in expand(firsts(3), "choices"))
+var by_parity: map<parity, list<int>> = group_values(pool, "p", "v", parity)
+var run3: int = top_run([1, 2, 3, 5, 6, 7], 3)
+var run_with_2: int = top_run([1, 3, 4, 7, 8, 9], 3, [2])
+var no_run: int = top_run([1, 2, 4], 3)
 step s "the only step"
 move stop() during s "end" { end game draw "done" }
 """
@@ -54,6 +70,8 @@ def test_through_the_rule_language(game: Game) -> None:
     assert g["best_none"] is None
     assert g["exp_max"] == 30
     assert g["exp_count"] == 8
+    assert g["by_parity"] == {"even": [8, 6, 4, 2], "odd": [9, 7, 5, 3, 1]}
+    assert g["run3"] == 7 and g["run_with_2"] == 4 and g["no_run"] is None
 
 
 def test_ruleset_fn_errors(game: Game) -> None:
@@ -138,3 +156,38 @@ def test_expand_is_the_cartesian_product() -> None:
     assert list(expand(st, [], "alts")) == [[]]
     st = Fake(scaled=lambda x, k: [x, k * x])
     assert list(expand(st, [1, 2], "scaled", [10])) == [[1, 2], [1, 20], [10, 2], [10, 20]]
+
+
+def test_group_values_groups_in_one_pass() -> None:
+    st = Fake()
+    cards = [SimpleNamespace(d={"c": c, "v": v}) for c, v in [("r", 3), ("b", 9), ("r", 7), ("r", 3)]]
+    assert group_values(st, cards, "c", "v") == {"r": [7, 3, 3], "b": [9]}
+    assert group_values(st, cards, "c", "v", ["g", "b"]) == {"g": [], "b": [9], "r": [7, 3, 3]}
+    assert group_values(st, [], "c", "v") == {}
+    with pytest.raises(KeyError):
+        group_values(st, cards, "colour", "v")
+
+
+def _brute_top_run(values: list[int], n: int, required: list[int] | None) -> int | None:
+    req = required or []
+    if len(set(req)) != len(req):
+        return None
+    have = set(values) | set(req)
+    tops = [t for t in have if all(t - k in have for k in range(n)) and all(t - n < r <= t for r in req)]
+    return max(tops, default=None)
+
+
+@given(values=hs.lists(hs.integers(-3, 14), max_size=12), n=hs.integers(1, 5),
+       required=hs.none() | hs.lists(hs.integers(-3, 14), max_size=4))
+def test_top_run_agrees_with_brute_force(values: list[int], n: int, required: list[int] | None) -> None:
+    assert top_run(Fake(), values, n, required) == _brute_top_run(values, n, required)
+
+
+def test_top_run_examples() -> None:
+    st = Fake()
+    assert top_run(st, [10, 9, 8, 3, 2, 1], 3) == 10
+    assert top_run(st, [9, 8, 8, 7], 3) == 9  # repeats do not matter
+    assert top_run(st, [10, 9, 8], 3, [3]) is None  # the run must hold 3
+    assert top_run(st, [5, 4], 3, [3]) == 5
+    assert top_run(st, [5, 4, 2], 3, [3, 3]) is None  # a repeated required value makes no run
+    assert top_run(st, [], 1) is None
