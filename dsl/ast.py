@@ -36,15 +36,21 @@ class Node:
 
 @attrs.frozen
 class TypeRef:
-    """A type as written: `int`, `seat?`, `list<card>`, `map<colour, int>`."""
+    """A type as written: `int`, `seat?`, `list<card>`, `map<colour, int>`, or a union of
+    component types `troop | tactic`, whose `name` is the members joined by `|` (`troop|tactic`)."""
 
     name: str
     args: tuple[TypeRef, ...] = ()
     optional: bool = False
 
+    @property
+    def members(self) -> tuple[str, ...]:
+        """The component types of a union (one name for any other type)."""
+        return tuple(self.name.split("|"))
+
     def __str__(self) -> str:
         inner = f"<{', '.join(map(str, self.args))}>" if self.args else ""
-        return f"{self.name}{inner}{'?' if self.optional else ''}"
+        return f"{' | '.join(self.members)}{inner}{'?' if self.optional else ''}"
 
 
 @attrs.frozen
@@ -152,6 +158,9 @@ class ComponentsDecl(Decl):
 
 @attrs.frozen
 class ZoneDecl(Decl):
+    """`zone NAME: [per seat|per ENUM] TYPES VISIBILITY [ordered] [= init]`; `holds` names the
+    component type, or several joined by `|` (`troop|tactic`) for a zone of several types."""
+
     holds: str = ""
     visibility: str = "public"
     per_seat: bool = False

@@ -6,7 +6,9 @@ so one run reports every problem it can find (Crafting Interpreters, "Resolving 
 
 Types are strings: `int`, `bool`, `str`, `seat`, `step`, `none`, `any`, `enum:E`, `comp:C`,
 `ent:E`, `zone:C`, `zones:C` (a per-seat zone, indexed by seat), `list:T`, `map:K:V`,
-`seatmap:T` (a per-seat variable), `options`.
+`seatmap:T` (a per-seat variable), `options`. A union of component types is `comp:C1/C2`
+(a zone of them `zone:C1/C2`); `x is C` narrows it, in the branch, the filter or the rest
+of the condition where the test holds (`narrowed`).
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ class Checker:
         return "any"
 
     def type_of(self, t: A.TypeRef) -> str:
+        if len(t.members) > 1:
+            known = all(m in self.by_kind.get("component", {}) for m in t.members)
+            return "comp:" + "/".join(t.members) if known else "any"  # an unknown member is reported once
         if t.name == "list":
             return "list:" + (self.type_of(t.args[0]) if t.args else "any")
         if t.name == "map":
@@ -134,10 +139,23 @@ class Checker:
         known = PRIMITIVES | {"list", "map"} | set(self.by_kind.get("enum", {})) | set(self.by_kind.get("component", {})) | set(
             self.by_kind.get("entity", {})
         )
-        if t.name not in known:
+        if len(t.members) > 1:
+            self.check_union(t.members, span)
+        elif t.name not in known:
             self.rep.error(span, f"unknown type '{t.name}'", did_you_mean(t.name, known))
         for a in t.args:
             self.check_type_ref(a, span)
+
+    def check_union(self, members: tuple[str, ...], span: A.Span | None) -> None:
+        """`A | B`: every member is a component type, named once."""
+        comps = self.by_kind.get("component", {})
+        for m in members:
+            if m not in comps:
+                what = "an entity" if m in self.by_kind.get("entity", {}) else "not a component type"
+                self.rep.error(span, f"'{' | '.join(members)}': '{m}' is {what}; a union joins component types",
+                               did_you_mean(m, comps) or f"the component types are {', '.join(comps) or 'none'}")
+        if len(set(members)) < len(members):
+            self.rep.error(span, f"'{' | '.join(members)}' names a type twice", "name each component type once")
 
     # ---- declarations ----
     def run(self) -> None:
@@ -184,13 +202,16 @@ class Checker:
     _decl_entities = _decl_components
 
     def _decl_zone(self, d: A.ZoneDecl, scope: dict | None = None) -> None:
-        if d.holds not in self.by_kind.get("component", {}):
+        members = tuple(d.holds.split("|"))
+        if len(members) > 1:
+            self.check_union(members, d.span)
+        elif d.holds not in self.by_kind.get("component", {}):
             self.rep.error(d.span, f"zone '{d.name}' holds unknown component type '{d.holds}'",
                            did_you_mean(d.holds, self.by_kind.get("component", {})))
         if d.init is not None:
             t = self.expr(d.init, scope or {})
-            if not compatible(f"list:comp:{d.holds}", t):
-                self.rep.error(d.init.span or d.span, f"type mismatch: zone '{d.name}' holds {d.holds} components, found {pretty(t)}")
+            if not compatible(f"list:comp:{'/'.join(members)}", t):
+                self.rep.error(d.init.span or d.span, f"type mismatch: zone '{d.name}' holds {' or '.join(members)} components, found {pretty(t)}")
             if (d.per_seat or d.per) and not (d.init.op == "list_lit" and not d.init.args):
                 self.rep.error(d.init.span or d.span, f"per-{d.per or 'seat'} zone '{d.name}' starts empty",
                                "write `= []` and deal to it in `setup`")
@@ -233,7 +254,8 @@ class Checker:
         if d.returns is not None:
             want = self.type_of(d.returns)
             if not compatible(want, t) and not (d.returns.optional and t == "none"):
-                self.rep.error(d.body.span or d.span, f"function '{d.name}' returns {pretty(t)} but declares {d.returns}")
+                self.rep.error(d.body.span or d.span, f"function '{d.name}' returns {pretty(t)} but declares {d.returns}",
+                               narrow_hint(want, t))
 
     def _decl_proc(self, d: A.ProcDecl) -> None:
         self.block(d.body, self._params(d.params))
@@ -311,12 +333,13 @@ class Checker:
         for r in d.requires:
             self.expect(r.cond, scope, "bool")
             self.expr(r.reason, scope)
+            scope = self.narrowed(r.cond, scope, True)
         self.block(d.body, scope)
 
     def _decl_trigger(self, d: A.TriggerDecl) -> None:
         scope = self._binders(d.params, {})
         self.expect(d.cond, scope, "bool")
-        self.block(d.body, scope)
+        self.block(d.body, self.narrowed(d.cond, scope, True))
 
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})
@@ -350,8 +373,7 @@ class Checker:
     def stmt(self, s: A.Node, scope: dict[str, str]) -> None:
         op, a = s.op, s.args
         if op == "move_stmt":
-            self.expr(a[0], scope)
-            self.expect_zone(a[1], scope)
+            self.fits(a[0], self.expr(a[0], scope), self.expect_zone(a[1], scope))
             if a[2] is not None and a[2].op in ("top", "at"):
                 self.require_ordered(a[1], scope, "a place in it (`top`, `at N`) means something")
             if a[2] is not None and a[2].op == "at":
@@ -382,20 +404,21 @@ class Checker:
         elif op == "remove_stmt":
             self.expr(a[0], scope)
         elif op == "if_stmt":
-            parts = list(a)
+            parts, cur = list(a), scope
             while parts:
                 if len(parts) == 1:
-                    self.block(parts[0], scope)
+                    self.block(parts[0], cur)
                     break
-                self.expect(parts[0], scope, "bool")
-                self.block(parts[1], scope)
+                self.expect(parts[0], cur, "bool")
+                self.block(parts[1], self.narrowed(parts[0], cur, True))
+                cur = self.narrowed(parts[0], cur, False)
                 parts = parts[2:]
         elif op == "for_stmt":
             t = self.iterable(a[1], scope)
             self.block(a[2], {**scope, a[0]: elem(t)})
         elif op == "while_stmt":
             self.expect(a[0], scope, "bool")
-            self.block(a[1], scope)
+            self.block(a[1], self.narrowed(a[0], scope, True))
         elif op == "let_stmt":
             scope[a[0]] = self.expr(a[1], scope)
         elif op == "call":
@@ -552,7 +575,7 @@ class Checker:
                     self.rep.error(e.span, f"unknown option '{a[1]}'", did_you_mean(a[1], opts))
                     return "any"
                 return self.type_of(opts[a[1]].type)
-            return self.attr_type(self.expr(obj, scope), a[1], e.span)
+            return self.attr_type(self.expr(obj, scope), a[1], e.span, obj)
         if op == "index":
             t = self.expr(a[0], scope)
             it = self.expr(a[1], scope)
@@ -596,8 +619,10 @@ class Checker:
             return "int"
         if op in ("and_", "or_"):
             self.expect(a[0], scope, "bool")
-            self.expect(a[1], scope, "bool")
+            self.expect(a[1], self.narrowed(a[0], scope, op == "and_"), "bool")
             return "bool"
+        if op == "is_":
+            return self.is_test(e, scope)
         if op == "not_":
             self.expect(a[0], scope, "bool")
             return "bool"
@@ -621,16 +646,18 @@ class Checker:
             return "list:int"
         if op == "where":
             t = self.expr(a[0], scope)
-            self.expect(a[1], {**scope, "$it": elem(t)}, "bool")
-            return "list:" + elem(t)
+            inner = {**scope, "$it": elem(t)}
+            self.expect(a[1], inner, "bool")
+            return "list:" + self.narrowed(a[1], inner, True)["$it"]
         if op == "if_expr":
-            parts = list(a)
+            parts, cur = list(a), scope
             types = []
             while len(parts) > 1:
-                self.expect(parts[0], scope, "bool")
-                types.append(self.expr(parts[1], scope))
+                self.expect(parts[0], cur, "bool")
+                types.append(self.expr(parts[1], self.narrowed(parts[0], cur, True)))
+                cur = self.narrowed(parts[0], cur, False)
                 parts = parts[2:]
-            types.append(self.expr(parts[0], scope))
+            types.append(self.expr(parts[0], cur))
             concrete = [t for t in types if t not in ("any", "none")]
             return concrete[0] if concrete and all(t == concrete[0] for t in concrete) else "any"
         if op == "let_expr":
@@ -652,6 +679,7 @@ class Checker:
                 inner[name] = elem(self.iterable(iterable, inner))
                 if cond is not None:
                     self.expect(cond, inner, "bool")
+                    inner = self.narrowed(cond, inner, True)
             if op == "list_comp":
                 return "list:" + self.expr(a[0], inner)
             if op == "map_comp":
@@ -700,7 +728,8 @@ class Checker:
             for p, t, n in zip(params, argt, list(pos) + [v for _, v in kw]):
                 want = self.type_of(p.type)
                 if not compatible(want, t) and not (p.type.optional and t == "none"):
-                    self.rep.error(n.span, f"type mismatch: argument '{p.name}' of '{name}' expects {pretty(want)}, found {pretty(t)}")
+                    self.rep.error(n.span, f"type mismatch: argument '{p.name}' of '{name}' expects {pretty(want)}, found {pretty(t)}",
+                                   narrow_hint(want, t, n))
             if isinstance(target, A.FnDecl) and target.returns is not None:
                 return self.type_of(target.returns)
             return "any"
@@ -726,7 +755,87 @@ class Checker:
         self.rep.error(e.span, f"unknown function '{name}'", did_you_mean(name, set(fns) | set(BUILTINS) | set(ctors)))
         return "any"
 
-    def attr_type(self, t: str, attr: str, span: A.Span | None) -> str:
+    def is_test(self, e: A.Node, scope: dict[str, str]) -> str:
+        """`x is C`: C is a component or entity type that x may be."""
+        x, name = e.args
+        t = self.expr(x, scope)
+        types = {**self.by_kind.get("component", {}), **self.by_kind.get("entity", {})}
+        if name not in types:
+            self.rep.error(e.span, f"unknown type '{name}' after `is`: `is` tests a component or entity type",
+                           did_you_mean(name, types) or f"the types are {', '.join(types) or 'none'}")
+        elif t.startswith(("comp:", "ent:")) and name not in t.split(":", 1)[1].split("/"):
+            self.rep.error(e.span, f"`is {name}` is never true: the value is {pretty(t)}",
+                           f"test one of its types: {', '.join(t.split(':', 1)[1].split('/'))}")
+        elif not (t == "any" or t.startswith(("comp:", "ent:"))):
+            self.rep.error(e.span, f"type mismatch: `is` tests a component or an entity, found {pretty(t)}")
+        return "bool"
+
+    def narrowed(self, cond: A.Node, scope: dict[str, str], truth: bool) -> dict[str, str]:
+        """The scope where `cond` is known to be `truth`: `x is C` (through `and`, `or` and
+        `not`) makes the local x (or `it`) a C where it holds, and the union's other types
+        where it does not."""
+        op, a = cond.op, cond.args
+        if op == "not_":
+            return self.narrowed(a[0], scope, not truth)
+        if (op == "and_" and truth) or (op == "or_" and not truth):
+            return self.narrowed(a[1], self.narrowed(a[0], scope, truth), truth)
+        if op != "is_":
+            return scope
+        x, name = a
+        key = "$it" if x.op == "it" else (x.args[0] if x.op == "name" else "")
+        if key not in scope:
+            return scope
+        cur = scope[key]
+        if truth:
+            kind = "ent" if name in self.by_kind.get("entity", {}) else "comp" if name in self.by_kind.get("component", {}) else ""
+            never = cur.startswith(("comp:", "ent:")) and name not in cur.split(":", 1)[1].split("/")
+            if never or not kind:
+                return scope  # reported by `is_test`
+            return {**scope, key: f"{kind}:{name}"}
+        if cur.startswith("comp:"):
+            rest = [m for m in cur[5:].split("/") if m != name]
+            if rest:
+                return {**scope, key: "comp:" + "/".join(rest)}
+        return scope
+
+    def fits(self, what: A.Node, t: str, zone: str) -> None:
+        """A component moved to a zone is one of the types the zone holds."""
+        if t.startswith("list:"):
+            t = t[5:]
+        if not (zone.startswith("zone:") and t.startswith("comp:")) or compatible("comp:" + zone[5:], t):
+            return
+        held = zone[5:].split("/")
+        may = [m for m in t[5:].split("/") if m in held]
+        who = "it" if what.op == "it" else what.args[0] if what.op == "name" else ""
+        hint = f"narrow with `if {who} is {may[0]}`" if may and who else f"move it to a zone that holds {' or '.join(t[5:].split('/'))}"
+        self.rep.error(what.span, f"type mismatch: the zone holds {' or '.join(held)} components, found {pretty(t)}", hint)
+
+    def union_attr(self, members: list[str], attr: str, span: A.Span | None, obj: A.Node | None) -> str:
+        """An attribute of a value of several component types: one every type has (with one
+        type), or a diagnostic that says which test narrows the value to a type that has it."""
+        comps = self.by_kind.get("component", {})
+        fields = [{f.name: self.type_of(f.type) for f in comps[m].fields} if m in comps else {} for m in members]
+        if attr in ("name", "kind"):
+            return "str"
+        types = {f.get(attr, "") for f in fields}
+        if "" not in types:
+            return types.pop() if len(types) == 1 else "any"
+        owners = [m for m, f in zip(members, fields) if attr in f]
+        what = " or ".join(members)
+        if not owners:
+            self.rep.error(span, f"no component of {what} has an attribute '{attr}'",
+                           did_you_mean(attr, {k for f in fields for k in f}))
+            return "any"
+        who = "it" if obj is not None and obj.op == "it" else obj.args[0] if obj is not None and obj.op == "name" else ""
+        test = f"`if {who} is {owners[0]}`" if who and who != "it" else f"`it is {owners[0]} and ...`" if who else f"`is {owners[0]}`"
+        self.rep.error(span, f"'{attr}' is an attribute of {' and '.join(owners)} only, and "
+                       f"{f'{who!r}' if who else 'this value'} may be {pretty('comp:' + '/'.join(members))}",
+                       f"narrow with {test}")
+        return fields[members.index(owners[0])][attr]
+
+    def attr_type(self, t: str, attr: str, span: A.Span | None, obj: A.Node | None = None) -> str:
+        if t.startswith("comp:") and "/" in t:
+            return self.union_attr(t[5:].split("/"), attr, span, obj)
         if t.startswith("comp:"):
             d = self.by_kind.get("component", {}).get(t[5:])
             if d is not None:
@@ -753,10 +862,28 @@ class Checker:
 
 
 def zone_type(z: A.ZoneDecl) -> str:
-    """The checker's type of a zone name: `zone:C`, `zones:C` (per seat) or `keyed:E|zone:C` (per enum E)."""
+    """The checker's type of a zone name: `zone:C`, `zones:C` (per seat) or `keyed:E|zone:C`
+    (per enum E); C is `C1/C2` for a zone of several component types."""
+    holds = z.holds.replace("|", "/")
     if z.per:
-        return f"keyed:{z.per}|zone:{z.holds}"
-    return f"zones:{z.holds}" if z.per_seat else f"zone:{z.holds}"
+        return f"keyed:{z.per}|zone:{holds}"
+    return f"zones:{holds}" if z.per_seat else f"zone:{holds}"
+
+
+def narrow_hint(want: str, got: str, who: A.Node | None = None) -> str:
+    """A fix for a value of several component types where fewer are wanted: filter the list
+    (`where it is C`) or test the value (`if x is C`)."""
+    lists = want.startswith("list:") and got.startswith("list:")
+    w, g = (want[5:], got[5:]) if lists else (want, got)
+    if not (w.startswith("comp:") and g.startswith("comp:")):
+        return ""
+    keep = [m for m in g[5:].split("/") if m in w[5:].split("/")]
+    if not keep:
+        return ""
+    if lists:
+        return f"keep only the {keep[0]}s: `... where it is {keep[0]}`"
+    name = who.args[0] if who is not None and who.op == "name" else "it" if who is not None and who.op == "it" else "..."
+    return f"narrow with `if {name} is {keep[0]}`"
 
 
 def compatible(want: str, got: str) -> bool:
@@ -769,6 +896,8 @@ def compatible(want: str, got: str) -> bool:
         return compatible(elem(want), elem(got))
     if want.startswith("map:") and got.startswith("map:"):
         return True
+    if want.startswith("comp:") and got.startswith("comp:"):  # a union accepts each of its types
+        return set(got[5:].split("/")) <= set(want[5:].split("/"))
     return False
 
 
@@ -786,11 +915,11 @@ def pretty(t: str) -> str:
     if t.startswith("enum:"):
         return f"a {t[5:]}"
     if t.startswith("comp:") or t.startswith("ent:"):
-        return f"a {t.split(':', 1)[1]}"
+        return f"a {' or '.join(t.split(':', 1)[1].split('/'))}"
     if t.startswith("list:"):
         return f"a list of {pretty(t[5:])}"
     if t.startswith("zone:"):
-        return f"a zone of {t[5:]}"
+        return f"a zone of {' or '.join(t[5:].split('/'))}"
     if t.startswith("seatmap:"):
         return f"{pretty(t[8:])} per seat"
     if t.startswith("keyed:"):

@@ -134,7 +134,7 @@ class _Build(Transformer):
 
     def zone_decl(self, meta, name, *rest):
         per = next((x[1] for x in rest if isinstance(x, tuple) and x[0] == "per"), "")
-        holds = next(str(x) for x in rest if isinstance(x, Token) and x.type == "NAME")
+        holds = next(x for x in rest if isinstance(x, A.TypeRef)).name
         vis = next(x[1] for x in rest if isinstance(x, tuple) and x[0] == "visibility")
         init = next((x for x in rest if isinstance(x, A.Node)), None)
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
@@ -241,6 +241,12 @@ class _Build(Transformer):
     def simple_type(self, meta, name, q=None):
         return A.TypeRef(str(name), (), q is not None)
 
+    def union_type(self, meta, *names):
+        return A.TypeRef("|".join(str(n) for n in names))
+
+    def holds(self, meta, *names):
+        return A.TypeRef("|".join(str(n) for n in names))
+
     def list_type(self, meta, inner):
         return A.TypeRef("list", (inner,))
 
@@ -346,6 +352,9 @@ class _Build(Transformer):
 
     def compare(self, meta, a, op, b):
         return self._n("binop", meta, str(op), a, b)
+
+    def is_(self, meta, value, name):
+        return self._n("is_", meta, value, str(name))
 
     def binop(self, meta, a, op, b):
         return self._n("binop", meta, str(op), a, b)

@@ -300,6 +300,9 @@ class Gen:
     def ex_not_in(self, n, env, x, y):
         return f"({self.ex(x, env)} not in {self.items(y, env)})"
 
+    def ex_is_(self, n, env, x, name):
+        return f"(getattr({self.ex(x, env)}, 'kind', None) == {name!r})"
+
     def ex_neg(self, n, env, x):
         return f"(-{self.ex(x, env)})"
 
@@ -624,7 +627,7 @@ class _Hoist:
 
 
 # operators whose operands are evaluated whenever they are (`and`/`or` guard their right side)
-_TRANSPARENT = frozenset(("binop", "not_", "neg", "in_", "not_in", "call", "index", "attr", "and_", "or_"))
+_TRANSPARENT = frozenset(("binop", "not_", "neg", "in_", "not_in", "is_", "call", "index", "attr", "and_", "or_"))
 # what is worth memoising: calls and comprehensions
 _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))

@@ -489,6 +489,10 @@ class Compiler:
         f = self.ex_in_(n, sc, x, y)
         return lambda st, env: not f(st, env)
 
+    def ex_is_(self, n, sc, x, name):
+        a = self.ex(x, sc)
+        return lambda st, env: getattr(a(st, env), "kind", None) == name
+
     def ex_neg(self, n, sc, x):
         a = self.ex(x, sc)
         return lambda st, env: -a(st, env)

@@ -251,8 +251,9 @@ class Game:
                 raise ValueError(f"position: there is no zone '{key}'" + _close(key, zones))
             for name in names:
                 c = comps.get(name)
-                if c is None or c.kind != z.holds:
-                    raise ValueError(f"position: zone {key} holds {z.holds} components, and there is no {z.holds} named '{name}'")
+                if c is None or c.kind not in z.holds.split("|"):
+                    held = " or ".join(z.holds.split("|"))
+                    raise ValueError(f"position: zone {key} holds {held} components, and there is no {held} named '{name}'")
                 if name in seen:
                     raise ValueError(f"position: {name} is in two zones, {seen[name]} and {key}")
                 seen[name] = key
@@ -928,12 +929,12 @@ class Game:
             return v
         if t.name in self.prog.entity_types:
             found: Any = next((e for e in self.st.entities if e.name == v and e.kind == t.name), None)
-        elif any(c.name == t.name for c in self.prog.rs.component_types):
-            found = next((c for c in self.st.comps if c.name == v and c.kind == t.name), None)
+        elif any(c.name in t.name.split("|") for c in self.prog.rs.component_types):
+            found = next((c for c in self.st.comps if c.name == v and c.kind in t.name.split("|")), None)
         else:
             return v
         if found is None:
-            raise ValueError(f"there is no {t.name} named '{v}'")
+            raise ValueError(f"there is no {' or '.join(t.name.split('|'))} named '{v}'")
         return found
 
     # ---- views and hashing ----
