@@ -158,6 +158,8 @@ class Program:
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
     _step_moves: dict[str, tuple] = attrs.field(factory=dict)
+    # (seats, given options) -> every option resolved (`Game.new` of the same options again)
+    resolved_options: dict[tuple, dict[str, Any]] = attrs.field(factory=dict)
     trigger_deps: frozenset[str] = attrs.field(init=False)  # everything some trigger reads
 
     def __attrs_post_init__(self) -> None:

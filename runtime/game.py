@@ -73,35 +73,44 @@ class Move:
 
     Moves listed by `Game.legal_moves` also carry their bound values (`binding`, valid in
     the state `version` of `origin` they were listed in) and encode `args` only when read: a
-    random playout never pays for encoding the moves it does not pick."""
+    random playout never pays for encoding the moves it does not pick. A listed move holds
+    only its binding and the `_Group` of its listing (the move's code and where it was
+    listed, one per move declaration and listing), so listing many moves stays cheap."""
 
-    __slots__ = ("name", "_args", "binding", "_listing", "_mc")
+    __slots__ = ("_lm", "binding", "_args")
 
     def __init__(self, name: str, args: dict[str, Any] | None = None):
-        self.name = name
-        self._args: dict[str, Any] | None = {} if args is None else args
+        self._lm: str | _Group = name  # the name itself for a move built by a client
+        self._args: dict[str, Any] = {} if args is None else args
         self.binding: tuple | None = None
-        self._listing: _Listing | None = None
-        self._mc: MoveCode | None = None
+
+    @property
+    def name(self) -> str:
+        lm = self._lm
+        return lm if lm.__class__ is str else lm.name  # type: ignore[union-attr, return-value]
 
     @property
     def version(self) -> int:
         """The state version the move was listed in (-1 for a move built by a client)."""
-        return -1 if self._listing is None else self._listing.version
+        lm = self._lm
+        return -1 if lm.__class__ is str else lm.listing.version  # type: ignore[union-attr]
 
     @property
     def origin(self) -> State | None:
         """The state the move was listed in (None for a move built by a client)."""
-        return None if self._listing is None else self._listing.st
+        lm = self._lm
+        return None if lm.__class__ is str else lm.listing.st  # type: ignore[union-attr]
 
     @property
     def args(self) -> dict[str, Any]:
         """Argument name -> JSON value (encoded on first read for listed moves)."""
-        a = self._args
-        if a is None:
-            enc = self._listing.encode  # type: ignore[union-attr]
-            a = self._args = {n: enc(v) for n, v in zip(self._mc.names, self.binding)}  # type: ignore[union-attr, arg-type]
-        return a
+        try:
+            return self._args
+        except AttributeError:
+            lm: _Group = self._lm  # type: ignore[assignment]
+            enc = lm.listing.encode
+            a = self._args = {n: enc(v) for n, v in zip(lm.mc.names, self.binding)}  # type: ignore[arg-type]
+            return a
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Move:
@@ -122,6 +131,16 @@ class Move:
         if not isinstance(d, dict) or not isinstance(d.get("name"), str) or not isinstance(d.get("args", {}), dict):
             raise IllegalMove('a move is {"name": "...", "args": {...}}')
         return cls(d["name"], dict(d.get("args", {})))
+
+
+class _Group:
+    """What the moves of one declaration found in one listing share: the move's code, its
+    name and the listing (`_Listing`)."""
+
+    __slots__ = ("mc", "name", "listing")
+
+    def __init__(self, mc: MoveCode, listing: _Listing):
+        self.mc, self.name, self.listing = mc, mc.name, listing
 
 
 _new_move = object.__new__
@@ -307,13 +326,24 @@ class Game:
         n = lo if seats is None else seats
         if not lo <= n <= hi:
             raise ValueError(f"{ruleset.name} is for {lo}-{hi} seats, not {n}" if lo != hi else f"{ruleset.name} is for {lo} seats, not {n}")
-        st = State(n + len(ruleset.automata), {}, None)  # no chance before setup: the game's source comes below
-        st.options = _resolve_options(prog, st, options or {})
-        key = (n, tuple(sorted(st.options.items())))
+        given = options or {}
+        try:
+            okey: tuple | None = (n, tuple(sorted((k, v.__class__, v) for k, v in given.items())))  # True is not 1
+            resolved = prog.resolved_options.get(okey)  # type: ignore[arg-type]
+        except TypeError:  # an unhashable value: resolving it reports it
+            okey = resolved = None
+        if resolved is None:
+            st = State(n + len(ruleset.automata), {}, None)  # no chance before setup: the game's source comes below
+            resolved = _resolve_options(prog, st, given)
+            if okey is not None and len(prog.resolved_options) < 256:
+                prog.resolved_options[okey] = resolved
+        key = (n, tuple(sorted(resolved.items())))
         template = prog.templates.get(key)
         if template is None:
             if len(prog.templates) >= 32:  # options can take many values in a long-lived service
                 prog.templates.pop(next(iter(prog.templates)))
+            st = State(n + len(ruleset.automata), {}, None)
+            st.options = resolved
             cls(prog, st)._build_tables()
             template = prog.templates[key] = st
         st = template.clone()
@@ -456,7 +486,13 @@ class Game:
         if st.actor >= self.seats:
             return Decision(st.step, (), False, True)
         stuck = not self.legal_moves(st.actor)
-        return Decision(st.step, () if stuck else (st.actor,), False, stuck)
+        if stuck:
+            return Decision(st.step, (), False, True)
+        key = (st.step, st.actor)
+        got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
+        if got is None:
+            got = _DECISIONS[key] = Decision(st.step, (st.actor,), False, False)
+        return got
 
     def legal_moves(self, seat: int) -> list[Move]:
         """Every legal move of `seat` now (empty when it is not that seat's decision).
@@ -481,6 +517,7 @@ class Game:
         plain, otherwise, with_forced = self.prog.step_moves(st.step)
         listing = self._listing = _Listing(st, seat)
         out: list[Move] = []
+        new = _new_move
         for group in (plain, otherwise):
             for mc in group:
                 try:
@@ -490,15 +527,17 @@ class Game:
                     raise
                 if not inst:
                     continue
-                if with_forced and mc.decl.forced and any(not m._mc.decl.forced for m in out):  # type: ignore[union-attr]
-                    out = [m for m in out if m._mc.decl.forced]  # type: ignore[union-attr]
-                elif with_forced and not mc.decl.forced and any(m._mc.decl.forced for m in out):  # type: ignore[union-attr]
+                if with_forced and mc.decl.forced and any(not m._lm.mc.decl.forced for m in out):  # type: ignore[union-attr]
+                    out = [m for m in out if m._lm.mc.decl.forced]  # type: ignore[union-attr]
+                elif with_forced and not mc.decl.forced and any(m._lm.mc.decl.forced for m in out):  # type: ignore[union-attr]
                     continue
-                name = mc.name
+                group = _Group(mc, listing)
+                append = out.append
                 for b in inst:
-                    m = _new_move(Move)
-                    m.name, m._args, m.binding, m._listing, m._mc = name, None, b, listing, mc
-                    out.append(m)
+                    m = new(Move)
+                    m._lm = group
+                    m.binding = b
+                    append(m)
             if out:
                 break
         return out
@@ -568,9 +607,9 @@ class Game:
             raise IllegalMove("the game is over")
         if seat != st.actor:
             raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
-        listed = move._listing
-        if listed is not None and listed.st is st and listed.version == st.version:
-            mc, binding = move._mc, move.binding
+        group = move._lm
+        if group.__class__ is _Group and group.listing.st is st and group.listing.version == st.version:  # type: ignore[union-attr]
+            mc, binding = group.mc, move.binding  # type: ignore[union-attr]
         else:
             mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
             if mc is None:
@@ -686,11 +725,9 @@ class Game:
 
     def _execute(self, mc: MoveCode, binding: tuple, seat: int) -> None:
         st = self.st
-        env: list = [None] * max(mc.nslots, 1)
         args: dict[str, Any] = {}
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
-        for (name, slot, _d), v in zip(mc.binders, binding):
-            env[slot] = v
+        for name, v in zip(mc.names, binding):
             if v.__class__ is Comp:
                 args[name] = v.name
                 z = st.zone_of(v)
@@ -720,6 +757,9 @@ class Game:
                     # what the closures report as a RuleError with the failing expression's span
                     raise RuleError(f"{mc.rule} failed: {exc!r}", mc.decl.span) from exc
             else:
+                env: list = [None] * max(mc.nslots, 1)
+                for (_n, slot, _d), v in zip(mc.binders, binding):
+                    env[slot] = v
                 for f, _node in mc.body:
                     f(st, env)
                     self._triggers()
@@ -1041,6 +1081,7 @@ def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[st
 
 
 _SHARED_ARGS: dict[tuple, dict] = {}
+_DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
 
 
 _shared = _SHARED_ARGS.get  # one `refs`/`hidden_from` dict per content, shared by the events that have it

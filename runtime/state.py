@@ -163,6 +163,19 @@ class State:
             return
         zones, loc = self.zones, self.loc
         if what.__class__ is Comp:
+            d, src = dest.idx, loc.get(what.id)
+            if mode == "end" and src != d:  # the common case, one component to the end of another zone
+                self.version += 1
+                dirty = self.dirty
+                dirty.add(dest.decl_name)
+                if src is not None:
+                    rest = zones[src][:]
+                    rest.remove(what)
+                    zones[src] = rest
+                    dirty.add(self.zone_refs[src].decl_name)
+                zones[d] = zones[d] + [what]
+                loc[what.id] = d
+                return
             items: Any = (what,)
         elif what.__class__ is ZoneRef:
             items = zones[what.idx]
@@ -203,6 +216,11 @@ class State:
         self.record_chance("shuffle", z, order, span)
 
     def draw(self, n: int, src: ZoneRef, dest: ZoneRef, refill: ZoneRef | None, span: Any) -> None:
+        have = self.zones[src.idx]
+        if len(have) >= n or refill is None:  # no reshuffle on the way: the top n in one move
+            if have and n > 0:
+                self.move_items(have[:n] if n > 1 else have[0], dest)
+            return
         for _ in range(n):
             if not self.zones[src.idx] and refill is not None and self.zones[refill.idx]:
                 self.move_items(refill, src)
