@@ -95,12 +95,7 @@ def _proc(st: Any, name: str, *args: Any) -> None:
 UNSET = object()
 
 
-def _memo(cell: list, f: Any) -> Any:
-    cell[0] = v = f()
-    return v
-
-
-HELPERS = {"UNSET": UNSET, "MEMO": _memo, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
+HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
            "END_GAME": _end_game, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
@@ -139,6 +134,20 @@ class Gen:
         self.memoised = {f.name for f in rs.fns if not f.params and f.name not in self.recursive
                          and any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))}
         self.generated_procs: set[str] = set()
+        # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
+        self.local_shapes: dict[str, str] = {}
+        # globals whose value is always a list or a dict: constants written as one, and the
+        # containers of per-seat (a list) and per-enum (a dict) variables
+        self.global_shapes: dict[str, str] = {}
+        for c in rs.consts:
+            shape = {"list_lit": "list", "list_comp": "list", "range": "list", "map_lit": "map", "map_comp": "map"}.get(c.value.op)
+            if shape is not None:
+                self.global_shapes[c.name] = shape
+        for var in rs.vars:
+            if var.per_seat:
+                self.global_shapes[var.name] = "list"
+            elif var.per:
+                self.global_shapes[var.name] = "map"
 
     def inlinable(self, f: A.FnDecl, args: list[Any]) -> bool:
         """Inline calls to small, non-recursive functions whose arguments are cheap and pure
@@ -159,20 +168,35 @@ class Gen:
         return key
 
     def shape(self, n: A.Node, env: dict[str, str]) -> str | None:
-        """"zone" (a ZoneRef), "zones" (a per-seat list of them), "list" (a Python list) or None."""
-        if n.op == "name" and n.args[0] not in env:
+        """"zone" (a ZoneRef), "zones" (a per-seat list of them), "list" (a Python list), "map"
+        (a Python dict) or None (not known before run time)."""
+        op = n.op
+        if op == "name":
             name = n.args[0]
+            if name in env:
+                return self.local_shapes.get(env[name])
             if name in self.global_zones:
                 return "zones" if self.global_zones[name] else "zone"
             if name in self.lists or name in self.enum_types or name == "seats":
                 return "list"
-            return None
-        if n.op == "attr" and n.args[1] in self.member_zones:
+            return self.global_shapes.get(name)
+        if op == "attr" and n.args[1] in self.member_zones:
             return "zones" if self.member_zones[n.args[1]] else "zone"
-        if n.op == "index" and self.shape(n.args[0], env) == "zones":
+        if op == "index" and self.shape(n.args[0], env) == "zones":
             return "zone"
-        if n.op in ("where", "range", "list_lit", "list_comp"):
+        if op in ("where", "range", "list_lit", "list_comp"):
             return "list"
+        if op in ("map_lit", "map_comp"):
+            return "map"
+        if op == "binop" and n.args[0] == "++":
+            return "list"
+        if op == "call" and n.args[0] not in self.fns and n.args[0] in _LIST_BUILTINS:
+            return "list"
+        if op == "if_expr":
+            parts = n.args
+            shapes = {self.shape(parts[k], env) for k in range(1, len(parts) - 1, 2)} | {self.shape(parts[-1], env)}
+            if len(shapes) == 1 and shapes & {"list", "map"}:
+                return shapes.pop()
         return None
 
     def items(self, n: A.Node, env: dict[str, str]) -> str:
@@ -229,7 +253,8 @@ class Gen:
             memo = h.memo[text] = f"h{next(self.counter)}"
             h.levels[memo] = level
             h.inits.setdefault(level, []).append(memo)
-        out = f"({memo}[0] if {memo}[0] is not UNSET else MEMO({memo}, lambda: {text}))"
+        # a local of the search function (hoisted text is never inside a comprehension or a lambda)
+        out = f"({memo} if {memo} is not UNSET else ({memo} := {text}))"
         h.exprs.add(out)
         return out
 
@@ -263,7 +288,7 @@ class Gen:
 
     def ex_index(self, n, env, obj, idx):
         shape = self.shape(obj, env)
-        if shape == "zones" or shape == "list":
+        if shape == "zones" or shape == "list" or shape == "map":
             return f"{self.ex(obj, env)}[{self.ex(idx, env)}]"
         if shape == "zone":
             return f"Z[{self.ex(obj, env)}.idx][{self.ex(idx, env)}]"
@@ -322,7 +347,13 @@ class Gen:
 
     def ex_let_expr(self, n, env, name, value, body):
         v = self.fresh(name)
+        self._note_shape(v, value, env)
         return f"(lambda {v}: {self.ex(body, {**env, name: v})})({self.ex(value, env)})"
+
+    def _note_shape(self, py: str, value: A.Node, env: dict[str, str]) -> None:
+        shape = self.shape(value, env)
+        if shape in ("list", "map"):
+            self.local_shapes[py] = shape  # type: ignore[assignment]
 
     def ex_list_lit(self, n, env, *items):
         return "[" + ", ".join(self.ex(x, env) for x in items) + "]"
@@ -423,10 +454,13 @@ class Gen:
 
         for cond in groups[0]:
             lines.append(f"{indent}if not ({cond_text(cond, -1)}): return out")
-        names = []
+        names: list[str] = []
+        keyable: list[bool] = []
+        caches: list[str] = []
         for k, b in enumerate(binders):
             v = self.fresh(b.name)
             dom = self.items(b.domain, env)
+            keyable.append(self._keyable(b.domain, env))
             env = {**env, b.name: v}
             hoist.levels[v] = k
             names.append(v)
@@ -434,7 +468,20 @@ class Gen:
             indent += "    "
             marks[k] = (len(lines), indent)
             for cond in groups[k + 1]:
-                lines.append(f"{indent}if not ({cond_text(cond, k)}): continue")
+                text = cond_text(cond, k)
+                tokens = set(_TOKEN.findall(text))
+                read = sorted(j for j, x in enumerate(names) if x in tokens)
+                if (0 < len(read) < k + 1 and all(keyable[j] for j in read)
+                        and not any(t.startswith("h") for t in tokens)):
+                    # loop-invariant in an outer binder (a flag's openness, the same for every
+                    # card): computed once per value of the binders it reads
+                    cache = f"c{next(self.counter)}"
+                    caches.append(cache)
+                    key = names[read[0]] if len(read) == 1 else "(" + "".join(names[j] + ", " for j in read) + ")"
+                    lines += [f"{indent}r = {cache}.get({key})", f"{indent}if r is None: r = {cache}[{key}] = bool({text})",
+                              f"{indent}if not r: continue"]
+                else:
+                    lines.append(f"{indent}if not ({text}): continue")
         tup = "(" + "".join(x + ", " for x in names) + ")"
         lines.append(f"{indent}out.append({tup})")
         lines.append(f"{indent}if first_only: return out")
@@ -442,9 +489,20 @@ class Gen:
         del first_only
         for level in sorted(hoist.inits, reverse=True):  # from the end, so earlier positions hold
             at, ind = marks[level]
-            lines[at:at] = [f"{ind}{m} = [UNSET]" for m in hoist.inits[level]]
+            lines[at:at] = [f"{ind}{m} = UNSET" for m in hoist.inits[level]]
+        at, ind = marks[-1]
+        lines[at:at] = [f"{ind}{c} = {{}}" for c in caches]
         text = "\n".join(lines[4:])
         return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
+
+    def _keyable(self, dom: A.Node, env: dict[str, str]) -> bool:
+        """Whether every value of binder domain `dom` is hashable by identity or value (a
+        component, an entity, a seat, an enum value, an int), so it can key a memo."""
+        if self.shape(dom, env) == "zone" or dom.op == "range":
+            return True
+        if dom.op == "name" and dom.args[0] not in env:
+            return dom.args[0] in self.lists or dom.args[0] in self.enum_types or dom.args[0] == "seats"
+        return dom.op == "where" and self._keyable(dom.args[0], env)
 
     # ---- statements (effects): DSL statement -> Python lines; `env` maps locals to names ----
     def body_source(self, fname: str, params: list[tuple[str, str]], stmts: tuple[A.Node, ...], trig: bool) -> str:
@@ -575,6 +633,7 @@ class Gen:
 
     def st_let_stmt(self, n, env, ind, name, value):
         v = self.fresh(name)
+        self._note_shape(v, value, env)
         text = self.ex(value, env)
         env[name] = v  # visible to the statements after it in this block
         return [f"{ind}{v} = {text}"]
@@ -630,6 +689,8 @@ class _Hoist:
 _TRANSPARENT = frozenset(("binop", "not_", "neg", "in_", "not_in", "is_", "call", "index", "attr", "and_", "or_"))
 # what is worth memoising: calls and comprehensions
 _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
+# built-ins (runtime.builtins) whose value is always a Python list
+_LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "marks", "distinct", "list"))
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|FUNCS|ITEMS|IX\(|len\(|sum\(|any\(|all\(")
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
