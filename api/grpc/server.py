@@ -4,7 +4,8 @@ Also serves the standard `grpc.health.v1.Health` and server reflection (v1 and v
 the .proto's comments: api/grpc/reflection.py). The seat token travels as call metadata
 `authorization: Bearer <token>`. A `ServiceError` aborts the call with the status in
 `STATUS_BY_KIND` and a `google.rpc.Status` with `ErrorInfo` details (`grpc-status-details-bin`).
-Every message is typed (see the .proto): nothing travels as JSON text.
+Every message is typed (see the .proto; api/grpc/messages.py translates): nothing travels as
+JSON text.
 """
 
 from __future__ import annotations
@@ -14,13 +15,25 @@ import json
 from typing import Any, AsyncIterator, Callable
 
 import grpc
-from google.protobuf import any_pb2, struct_pb2
+from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from api.app import GameService, ServiceError, Unauthenticated
-from api.app.inputs import MAX_JSON_DEPTH
 from api.grpc.codegen import load
+from api.grpc.messages import (
+    audit_to_pb,
+    decision_to_pb,
+    diagnostic_to_pb,
+    event_to_pb,
+    move_to_dict,
+    move_to_pb,
+    outcome_to_pb,
+    receipt_to_pb,
+    ruleset_to_pb,
+    values_from_pb,
+    view_to_pb,
+)
 from api.grpc.reflection import enable_reflection
 
 # Generated at build or first use, so invisible to type checkers: typed as Any.
@@ -40,139 +53,6 @@ STATUS_BY_KIND = {
     "unprocessable": grpc.StatusCode.FAILED_PRECONDITION,
     "too_large": grpc.StatusCode.RESOURCE_EXHAUSTED,
 }
-
-
-def value_from_pb(value: Any, depth: int = 1) -> Any:
-    """`ludex.v1.Value` -> its JSON value (str, int, bool, None, list or dict); an unset Value is
-    None. Raises ValueError past `MAX_JSON_DEPTH` levels of lists and maps."""
-    if depth > MAX_JSON_DEPTH:
-        raise ValueError(f"a value nests more than {MAX_JSON_DEPTH} levels deep")
-    which = value.WhichOneof("value")
-    if which == "list":
-        return [value_from_pb(v, depth + 1) for v in value.list.items]
-    if which == "map":
-        return {k: value_from_pb(v, depth + 1) for k, v in value.map.entries.items()}
-    if which in ("text", "number", "flag"):
-        return getattr(value, which)
-    return None
-
-
-def value_to_pb(value: Any) -> Any:
-    """A JSON value of the rule language -> `ludex.v1.Value` (raises TypeError for a float or
-    any other type the language has no value for)."""
-    if isinstance(value, bool):
-        return pb2.Value(flag=value)
-    if isinstance(value, int):
-        return pb2.Value(number=value)
-    if isinstance(value, str):
-        return pb2.Value(text=value)
-    if value is None:
-        return pb2.Value(none=struct_pb2.NULL_VALUE)
-    if isinstance(value, (list, tuple)):
-        return pb2.Value(list=pb2.ValueList(items=[value_to_pb(v) for v in value]))
-    if isinstance(value, dict):
-        return pb2.Value(map=value_map_pb(value))
-    raise TypeError(f"no ludex.v1.Value for {type(value).__name__}")
-
-
-def value_map_pb(values: dict[str, Any]) -> Any:
-    """A JSON object -> `ludex.v1.ValueMap`."""
-    return pb2.ValueMap(entries={str(k): value_to_pb(v) for k, v in values.items()})
-
-
-def move_to_dict(move: Any) -> dict[str, Any]:
-    """`ludex.v1.Move` -> `{name, args}` (raises ValueError for an argument nested deeper than
-    `MAX_JSON_DEPTH`)."""
-    return {"name": move.name, "args": {k: value_from_pb(v) for k, v in move.args.items()}}
-
-
-def move_to_pb(move: dict[str, Any]) -> Any:
-    """`{name, args}` -> `ludex.v1.Move`."""
-    return pb2.Move(name=move["name"], args={k: value_to_pb(v) for k, v in move.get("args", {}).items()})
-
-
-def event_to_pb(event: dict[str, Any]) -> Any:
-    """A rendered event dict (see `GameService.events`) -> `ludex.v1.Event`."""
-    return pb2.Event(
-        game_id=event["game_id"],
-        version=event["version"],
-        kind=event["kind"],
-        prev_hash=event.get("prev_hash", ""),
-        hash=event.get("hash", ""),
-        body=_struct(event["body"]),
-    )
-
-
-def _struct(document: dict[str, Any]) -> Any:
-    """A JSON object as google.protobuf.Struct (numbers become doubles)."""
-    out = struct_pb2.Struct()
-    out.update(document)
-    return out
-
-
-def decision_to_pb(decision: dict[str, Any]) -> Any:
-    """`{step, seats, terminal, stuck}` -> `ludex.v1.Decision`."""
-    return pb2.Decision(step=decision["step"], seats=decision["seats"], terminal=decision["terminal"],
-                        stuck=decision.get("stuck", False))
-
-
-def outcome_to_pb(outcome: dict[str, Any] | None) -> Any:
-    """An outcome dict (runtime.outcomes) -> `ludex.v1.Outcome`; None while the game runs."""
-    if outcome is None:
-        return None
-    return pb2.Outcome(kind=outcome["kind"], winners=outcome["winners"], scores=_struct(outcome["scores"]),
-                       reason=outcome["reason"], ranking=outcome.get("ranking") or [],
-                       places=outcome.get("places") or {},
-                       tiebreaks=[value_map_pb(b) for b in outcome.get("tiebreaks") or []])
-
-
-def receipt_to_pb(receipt: dict[str, Any]) -> Any:
-    """A receipt dict (api/app/receipts.py) -> `ludex.v1.Receipt`."""
-    return pb2.Receipt(**{f: receipt[f] for f in ("receipt", "game_id", "version", "head", "sealed", "key_id",
-                                                  "signature")})
-
-
-def diagnostic_to_pb(diagnostic: dict[str, Any]) -> Any:
-    """A diagnostic dict (`dsl.Diagnostic.to_dict`) -> `ludex.v1.Diagnostic`."""
-    return pb2.Diagnostic(**{f: diagnostic[f] for f in ("severity", "message", "file", "line", "column")},
-                          snippet=diagnostic.get("snippet") or "", hint=diagnostic.get("hint") or "")
-
-
-def ruleset_to_pb(entry: dict[str, Any]) -> Any:
-    """A catalogue entry (`Rules.catalogue`) -> `ludex.v1.Ruleset`."""
-    seats = entry["seats"] or {}
-    return pb2.Ruleset(
-        name=entry["name"],
-        variants=entry["variants"],
-        min_seats=seats.get("min", 0),
-        max_seats=seats.get("max", 0),
-        options=[
-            pb2.RulesetOption(name=o["name"], type=o["type"] or "", default=value_to_pb(o["default"]),
-                              doc=o["doc"] or "", range=pb2.IntRange(**o["range"]) if o.get("range") else None)
-            for o in entry["options"]
-        ],
-        content_hash=entry["content_hash"] or "",
-        origin=entry["origin"],
-        ok=entry["ok"],
-        diagnostics=[diagnostic_to_pb(d) for d in entry["diagnostics"]],
-    )
-
-
-def audit_to_pb(report: dict[str, Any]) -> Any:
-    """An audit report (`AuditReport.to_dict`) -> `ludex.v1.AuditResponse`."""
-    failure = report["failure"]
-    return pb2.AuditResponse(
-        ok=report["ok"],
-        verified=report["verified"],
-        finished=report["finished"],
-        game_id=report["game_id"] or "",
-        events=report["events"],
-        passed=report["passed"],
-        skipped=report["skipped"],
-        failure=pb2.AuditFailure(**failure) if failure else None,
-        outcome=outcome_to_pb(report["outcome"]),
-        checks=[pb2.AuditCheck(**c) for c in report["checks"]],
-    )
 
 
 def _token(context: grpc.aio.ServicerContext) -> str | None:
@@ -233,7 +113,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
 
     async def CreateGame(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
         try:
-            options = {name: value_from_pb(v) for name, v in request.options.items()}
+            options = values_from_pb(request.options)
         except ValueError as exc:
             await _abort(context, ServiceError("bad_options", f"options: {exc}"))
         created = await self._call(
@@ -256,7 +136,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             terminal=v["terminal"],
             decision=decision_to_pb(v["decision"]),
             outcome=outcome_to_pb(v["outcome"]),
-            view=_struct(v["view"]),
+            view=view_to_pb(v["view"]),
         )
 
     async def GetLegalMoves(self, request: Any, context: grpc.aio.ServicerContext) -> Any:
@@ -312,7 +192,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             state_after=r["state_after"],
             seat=r["seat"],
             terminal=r["terminal"],
-            view=_struct(r["view"]),
+            view=view_to_pb(r["view"]),
             outcome=outcome_to_pb(r["outcome"]),
             decision=decision_to_pb(r["decision"]) if r["decision"] is not None else None,
             legal_moves=[move_to_pb(m) for m in r["legal_moves"]],

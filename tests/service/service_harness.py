@@ -162,23 +162,6 @@ def grpc_auth(token: str) -> list[tuple[str, str]]:
     return [("authorization", f"Bearer {token}")]
 
 
-def grpc_document(struct: Any) -> Any:
-    """A google.protobuf.Struct (a view, an event body) as the JSON the HTTP API sends: its
-    numbers are doubles, and the rule language's numbers are integers."""
-    from google.protobuf import json_format
-
-    def exact(value: Any) -> Any:
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, list):
-            return [exact(v) for v in value]
-        if isinstance(value, dict):
-            return {k: exact(v) for k, v in value.items()}
-        return value
-
-    return exact(json_format.MessageToDict(struct))
-
-
 def grpc_error(error: Any) -> dict[str, Any]:
     """The typed error of a failed call (`grpc.RpcError`), read from its google.rpc.Status
     details: `{code, message, ...}` with the ErrorInfo's metadata as sent (all text)."""

@@ -15,7 +15,10 @@ from google.rpc import error_details_pb2
 from grpc_reflection.v1alpha import reflection_pb2
 from grpc_status import rpc_status
 from grpc_tools import protoc
-from service_harness import ROOT, grpc_auth, grpc_document, grpc_error, grpc_stub, play_grpc
+from service_harness import ROOT, grpc_auth, grpc_error, grpc_stub, play_grpc
+
+from api.grpc.messages import outcome_from_pb, value_from_pb, values_from_pb
+from dsl import bundled_rulesets
 
 PROTO = "api/proto/ludex/v1/ludex.proto"
 PACKAGES = ("grpc.reflection.v1", "grpc.reflection.v1alpha")
@@ -106,25 +109,28 @@ def test_decisions_outcomes_receipts_are_typed_and_documents_are_structs(grpc_se
     auth = grpc_auth(game.tokens[0])
     view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id), metadata=auth)
     assert list(view.decision.seats) == [0] and view.decision.step and not view.HasField("outcome")
-    assert view.view["zones"]["hand[0]"]["count"] == 8.0
+    mine, theirs = view.view.zones["hand[0]"], view.view.zones["hand[1]"]
+    assert (mine.count, mine.visible, len(mine.components)) == (8, True, 8) and view.view.seat == 0
+    assert (theirs.count, theirs.visible, len(theirs.components)) == (8, False, 0)
+    assert all(c.name and c.kind and c.fields["value"].WhichOneof("value") == "number" for c in mine.components)
     legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=auth)
     done = stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=legal.moves[0],
                                                  expected_version=legal.version), metadata=auth)
     assert list(done.decision.seats) == [1]
     assert done.receipt.game_id == game.game_id and done.receipt.sealed and done.receipt.signature
     assert done.receipt == stub.GetReceipt(pb2.GetReceiptRequest(game_id=game.game_id)).receipt
-    assert done.events[0].body["move"] == legal.moves[0].name
+    assert done.events[0].runtime.move == legal.moves[0].name
+    assert done.events[0].runtime.args == legal.moves[0].args
 
 
-def test_a_finished_game_has_a_typed_outcome(grpc_service):
+def test_a_finished_game_has_a_typed_outcome(grpc_service, http):
     pb2, stub, _ = grpc_service
     game = stub.CreateGame(pb2.CreateGameRequest(ruleset="hanabi", seats=2, seed="typed"))
     play_grpc(pb2, stub, game.game_id, list(game.tokens), random.Random(3))
     view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
-    outcome = grpc_document(view.view)["outcome"]  # the view carries the outcome too
-    assert view.HasField("outcome") and view.outcome.kind == outcome["kind"] and view.outcome.reason == outcome["reason"]
-    assert list(view.outcome.winners) == outcome["winners"]
-    assert {k: int(v) for k, v in view.outcome.scores.items()} == outcome["scores"]
+    outcome = http.get(f"/games/{game.game_id}/view").json()["outcome"]
+    assert view.HasField("outcome") and outcome_from_pb(view.outcome) == outcome
+    assert view.view.outcome == view.outcome and view.view.terminal
     assert view.decision.terminal and not view.decision.seats
 
 
@@ -158,7 +164,7 @@ def test_rulesets_are_described_with_typed_options(grpc_service):
 
     game = stub.CreateGame(pb2.CreateGameRequest(ruleset="battle_line", options={"match_games": pb2.Value(number=3)}))
     view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
-    assert view.view["options"]["match_games"] == 3
+    assert view.view.options["match_games"].number == 3
 
 
 def test_a_broken_ruleset_gets_typed_diagnostics_with_positions(grpc_service):
@@ -213,3 +219,48 @@ def test_replay_has_a_typed_decision_and_legal_moves(grpc_service):
     legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=auth)
     replay = stub.Replay(pb2.ReplayRequest(game_id=game.game_id, at=legal.version), metadata=auth)
     assert list(replay.decision.seats) == [0] and list(replay.legal_moves) == list(legal.moves)
+
+
+def _view_dict(view) -> dict:
+    """A typed GameView back to the HTTP API's JSON view (for comparison)."""
+    def zone(z):
+        out = {"count": z.count if z.HasField("count") else None}
+        if z.visible:
+            out["components"] = [{"name": c.name, "kind": c.kind, **values_from_pb(c.fields),
+                                  **({"marks": [value_from_pb(m) for m in c.marks]} if c.marks else {})}
+                                 for c in z.components]
+        if z.slots:
+            out["slots"] = [{"slot": s.slot, "marks": [value_from_pb(m) for m in s.marks]} for s in z.slots]
+        return out
+
+    return {
+        "ruleset": view.ruleset, "variants": list(view.variants), "seat": view.seat if view.HasField("seat") else None,
+        "ply": view.ply, "step": view.step, "actor": view.actor if view.HasField("actor") else None,
+        "current": view.current, "terminal": view.terminal,
+        "outcome": outcome_from_pb(view.outcome) if view.HasField("outcome") else None,
+        "options": values_from_pb(view.options), "zones": {k: zone(z) for k, z in view.zones.items()},
+        "entities": {k: {"name": e.name, "alive": e.alive, **values_from_pb(e.fields)} for k, e in view.entities.items()},
+        "vars": values_from_pb(view.vars),
+        "revealed": [{"zone": r.zone, "by": r.by if r.HasField("by") else None, "ply": r.ply,
+                      "components": list(r.components)} for r in view.revealed],
+    }
+
+
+@pytest.mark.parametrize("ruleset", sorted(info.name for info in bundled_rulesets()))
+def test_the_typed_view_carries_exactly_the_http_view(grpc_service, http, ruleset):
+    pb2, stub, _ = grpc_service
+    game = stub.CreateGame(pb2.CreateGameRequest(ruleset=ruleset, seed="typed-view"))
+    rng = random.Random(7)
+    for _ in range(12):
+        view = stub.GetView(pb2.GetViewRequest(game_id=game.game_id))
+        if view.terminal:
+            break
+        seat = view.decision.seats[0]
+        legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=grpc_auth(game.tokens[seat]))
+        stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=rng.choice(list(legal.moves)),
+                                              expected_version=legal.version), metadata=grpc_auth(game.tokens[seat]))
+    for token in (None, game.tokens[0]):
+        typed = stub.GetView(pb2.GetViewRequest(game_id=game.game_id), metadata=grpc_auth(token) if token else None)
+        over_http = http.get(f"/games/{game.game_id}/view",
+                             headers={"Authorization": f"Bearer {token}"} if token else {}).json()
+        assert _view_dict(typed.view) == over_http["view"]

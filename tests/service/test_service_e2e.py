@@ -14,7 +14,6 @@ from service_harness import (
     bearer,
     create_http_game,
     grpc_auth,
-    grpc_document,
     grpc_stub,
     play_grpc,
     play_http,
@@ -22,6 +21,7 @@ from service_harness import (
     write_log,
 )
 
+from api.grpc.messages import entry_from_pb
 from api.store import event_hash
 from dsl import bundled_rulesets
 
@@ -170,11 +170,7 @@ def test_play_stream_and_audit_over_grpc(ruleset, server, tmp_path):
 
         # The spectator stream saw redacted events; the final log is complete, and with the
         # service's receipt and keys (over gRPC too) it is a whole export.
-        log = [
-            {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": grpc_document(e.body),
-             "prev_hash": e.prev_hash, "hash": e.hash}
-            for e in page.events
-        ]
+        log = [entry_from_pb(e) for e in page.events]
         typed = stub.GetReceipt(pb2.GetReceiptRequest(game_id=game.game_id)).receipt
         receipt = {f.name: getattr(typed, f.name) for f in typed.DESCRIPTOR.fields}
         keys = [

@@ -90,7 +90,7 @@ def test_status_codes_and_typed_errors(rpc):
 
 
 def test_move_args_round_trip_every_json_type(rpc):
-    from api.grpc.server import move_to_dict, move_to_pb
+    from api.grpc.messages import move_to_dict, move_to_pb
 
     move = {"name": "claim", "args": {"t": "tile1", "n": 3, "trade": {"yellow": 1}, "flag": True, "none": None}}
     assert move_to_dict(move_to_pb(move)) == move
