@@ -269,6 +269,21 @@ def ruleset_to_pb(entry: dict[str, Any]) -> Any:
     )
 
 
+def error_details_to_pb(details: dict[str, Any]) -> Any:
+    """An error's details that are neither text nor numbers -> `ludex.v1.ErrorDetails`
+    (`diagnostics` typed, the others as Values; a value with no Value, such as a float, as text)."""
+    values = {}
+    for name, value in details.items():
+        if name == "diagnostics":
+            continue
+        try:
+            values[name] = value_to_pb(value)
+        except TypeError:
+            values[name] = pb2.Value(text=str(value))
+    return pb2.ErrorDetails(diagnostics=[diagnostic_to_pb(d) for d in details.get("diagnostics") or ()],
+                            values=values)
+
+
 def audit_to_pb(report: dict[str, Any]) -> Any:
     """An audit report (`AuditReport.to_dict`) -> `ludex.v1.AuditResponse`."""
     failure = report["failure"]

@@ -11,7 +11,6 @@ JSON text.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any, AsyncIterator, Callable
 
 import grpc
@@ -25,6 +24,7 @@ from api.grpc.messages import (
     audit_to_pb,
     decision_to_pb,
     diagnostic_to_pb,
+    error_details_to_pb,
     event_to_pb,
     move_to_dict,
     move_to_pb,
@@ -68,15 +68,22 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
 def error_status(error: ServiceError) -> tuple[grpc.StatusCode, str, Any]:
     """`(code, message, google.rpc.Status)` for `error`: the Status carries one
     google.rpc.ErrorInfo with `reason` = the error code, `domain` "ludex.v1" and the error's
-    other fields (message, reason, details) in `metadata`: text as is, numbers in decimal,
-    lists and objects as JSON text (metadata values are strings)."""
+    other text and number fields (message, reason, details) in `metadata` (numbers in decimal),
+    then, when the error has details of other shapes, one `ludex.v1.ErrorDetails`."""
     code = STATUS_BY_KIND.get(error.kind, grpc.StatusCode.INVALID_ARGUMENT)
     message = f"{error.code}: {error.message}" + (f" ({error.reason})" if error.reason else "")
-    fields = {k: v if isinstance(v, str) else json.dumps(v, default=str)
-              for k, v in error.to_dict().items() if k != "code" and v is not None}
-    detail = any_pb2.Any()
-    detail.Pack(error_details_pb2.ErrorInfo(reason=error.code, domain="ludex.v1", metadata=fields))
-    return code, message, status_pb2.Status(code=code.value[0], message=message, details=[detail])
+    fields = {k: v for k, v in error.to_dict().items() if k != "code" and v is not None}
+    scalar = {k: v if isinstance(v, str) else str(v) for k, v in fields.items()
+              if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+    info = any_pb2.Any()
+    info.Pack(error_details_pb2.ErrorInfo(reason=error.code, domain="ludex.v1", metadata=scalar))
+    details = [info]
+    other = {k: v for k, v in fields.items() if k not in scalar}
+    if other:
+        typed = any_pb2.Any()
+        typed.Pack(error_details_to_pb(other))
+        details.append(typed)
+    return code, message, status_pb2.Status(code=code.value[0], message=message, details=details)
 
 
 async def _abort(context: grpc.aio.ServicerContext, error: ServiceError) -> None:

@@ -164,15 +164,23 @@ def grpc_auth(token: str) -> list[tuple[str, str]]:
 
 def grpc_error(error: Any) -> dict[str, Any]:
     """The typed error of a failed call (`grpc.RpcError`), read from its google.rpc.Status
-    details: `{code, message, ...}` with the ErrorInfo's metadata as sent (all text)."""
+    details: `{code, message, ...}` with the ErrorInfo's metadata as sent (all text), and under
+    `details` the `ludex.v1.ErrorDetails` when there is one (else None)."""
     from google.rpc import error_details_pb2
     from grpc_status import rpc_status
 
+    from api.grpc.codegen import load
+
+    pb2, _ = load()
     status = rpc_status.from_call(error)
     assert status is not None, "the error carries no google.rpc.Status"
     info = error_details_pb2.ErrorInfo()
     assert status.details[0].Unpack(info) and info.domain == "ludex.v1", status
-    return {"code": info.reason, **info.metadata}
+    details = None
+    if len(status.details) > 1:
+        details = pb2.ErrorDetails()
+        assert status.details[1].Unpack(details), status
+    return {"code": info.reason, **info.metadata, "details": details}
 
 
 def play_grpc(pb2: Any, stub: Any, game_id: str, tokens: list[str], rng: random.Random, max_moves: int = 5000) -> int:

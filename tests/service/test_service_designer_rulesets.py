@@ -13,6 +13,7 @@ from service_harness import (
     Server,
     bearer,
     create_http_game,
+    grpc_error,
     grpc_stub,
     play_grpc,
     play_http,
@@ -102,6 +103,8 @@ def _move(client: httpx.Client, game: dict, n: int) -> None:
 
 
 def test_catalogue_lists_designer_rulesets_with_diagnostics(server, designer_dir):
+    import grpc
+
     with httpx.Client(base_url=server.http, timeout=30) as client:
         listed = {r["name"]: r for r in client.get("/rulesets").json()}
         assert {b.name for b in bundled_rulesets()} < set(listed)
@@ -138,6 +141,11 @@ def test_catalogue_lists_designer_rulesets_with_diagnostics(server, designer_dir
         assert listed_grpc["balloon_cup"].origin == "bundled"
         assert not listed_grpc["broken"].ok
         assert listed_grpc["broken"].diagnostics[0].message == "unknown name 'nope'"
+        with pytest.raises(grpc.RpcError) as refused:  # its diagnostics, typed, in the error's details
+            stub.CreateGame(pb2.CreateGameRequest(ruleset="broken"))
+        error = grpc_error(refused.value)
+        assert error["code"] == "bad_ruleset"
+        assert [(d.file, d.line, d.column) for d in error["details"].diagnostics] == [("broken.ludex", 4, 28)]
     finally:
         channel.close()
 

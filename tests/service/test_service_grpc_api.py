@@ -50,8 +50,9 @@ def test_health_and_reflection(rpc):
 def test_status_codes_and_typed_errors(rpc):
     pb2, stub, _ = rpc
     _fails(lambda: stub.GetView(pb2.GetViewRequest(game_id="nope")), grpc.StatusCode.NOT_FOUND, "game_not_found")
-    _fails(lambda: stub.CreateGame(pb2.CreateGameRequest(ruleset="nope")), grpc.StatusCode.NOT_FOUND,
-           "ruleset_not_found")
+    unknown = _fails(lambda: stub.CreateGame(pb2.CreateGameRequest(ruleset="nope")), grpc.StatusCode.NOT_FOUND,
+                     "ruleset_not_found")
+    assert RULESET in [v.text for v in unknown["details"].values["known"].list.items]
     _fails(lambda: stub.CreateGame(pb2.CreateGameRequest(ruleset=RULESET, options={"nope": pb2.Value(number=1)})),
            grpc.StatusCode.INVALID_ARGUMENT, "bad_options")
     game = stub.CreateGame(pb2.CreateGameRequest(ruleset=RULESET))
