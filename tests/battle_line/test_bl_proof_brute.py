@@ -1,0 +1,87 @@
+"""The claim proof (the ruleset's `provable`, L9) against brute force on random positions
+(Hypothesis): the independent model of formations in bl_helpers tries every completion of the
+opponent's side with the unseen troops, and every choice for every morale card (L13); the
+ruleset answers with its direct formation search. Most troops lie face up on a discard pile, so
+the brute force stays small; the positions need not be reachable in play, only well formed."""
+
+from __future__ import annotations
+
+from bl_helpers import COLOURS, MORALE, TROOPS, could_beat, flag, parse, put, ruleset, strength
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from runtime import Game
+from runtime.builtins_search import ruleset_fn
+
+WILD = sorted(MORALE)
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> dict:
+    """Flag 1: seat 0's complete side, seat 1's side (complete or not), Mud and Fog, the unseen
+    troops (the rest lie on seat 0's discard pile)."""
+    mud, fog = draw(st.booleans()), draw(st.booleans())
+    need = 4 if mud else 3
+    # a few colours and a band of values, so that runs, sets and colours are common among the few
+    # unseen troops; the troops outside the band lie on the table
+    colours = draw(st.lists(st.sampled_from(COLOURS), min_size=1, max_size=4, unique=True))
+    low = draw(st.integers(1, 8))
+    band = [t for t in TROOPS if parse(t)[0] in colours and low <= parse(t)[1] <= low + draw(st.integers(2, 9))]
+    troops = draw(st.permutations(band)) + [t for t in TROOPS if t not in band]
+    wild = draw(st.lists(st.sampled_from(WILD), max_size=2, unique=True))
+    mine_wild = wild[: draw(st.integers(0, len(wild)))]
+    theirs_wild = [w for w in wild if w not in mine_wild]
+    mine = mine_wild[:need] + troops[: need - len(mine_wild[:need])]
+    rest = troops[need - len(mine_wild[:need]):]
+    k = draw(st.integers(0, need))
+    theirs_wild = theirs_wild[:k]
+    theirs = theirs_wild + rest[: k - len(theirs_wild)]
+    rest = rest[k - len(theirs_wild):]
+    unseen = [t for t in rest[: draw(st.integers(0, 12 if need - k < 3 else 9))] if t in band]
+    return {"mud": mud, "fog": fog, "need": need, "mine": mine, "theirs": theirs, "unseen": unseen,
+            "table": [c for c in rest if c not in unseen], "first": draw(st.sampled_from([0, 1]))}
+
+
+def build(p: dict) -> Game:
+    g = Game.new(ruleset(), 2, seed=0)
+    for c in ("troop_deck", "hand[0]", "hand[1]"):
+        put(g, "discard[0]", [x.name for x in g.st.zones[next(z for z in g.st.zone_refs if z.key == c).idx]])
+    put(g, "hand[1]", p["unseen"][:7])
+    put(g, "troop_deck", p["unseen"][7:])
+    put(g, "flag1.side[0]", p["mine"])
+    put(g, "flag1.side[1]", p["theirs"])
+    if p["mud"]:
+        put(g, "flag1.env[0]", ["mud"])
+    if p["fog"]:
+        put(g, "flag1.env[1]", ["fog"])
+    f = flag(g, 1)
+    f.d["done_at"] = [0, 1] if p["first"] == 0 else [1, 0]
+    if len(p["theirs"]) < p["need"]:
+        f.d["done_at"][1] = None
+    return g
+
+
+def brute_provable(p: dict) -> bool:
+    mine = strength(p["mine"], p["fog"])
+    if len(p["theirs"]) == p["need"]:
+        theirs = strength(p["theirs"], p["fog"])
+        return mine > theirs or (mine == theirs and p["first"] == 0)
+    return could_beat(p["theirs"], p["unseen"], p["need"], mine, p["fog"]) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(p=positions())
+def test_provable_agrees_with_brute_force(p: dict) -> None:
+    g = build(p)
+    assert ruleset_fn(g.st, "provable")(flag(g, 1), 0) is brute_provable(p)
+
+
+@settings(max_examples=150, deadline=None)
+@given(p=positions())
+def test_strength_agrees_with_every_choice_of_the_morale_cards(p: dict) -> None:
+    g = build(p)
+    comps = {c.name: c for c in g.st.comps}
+    for cards in (p["mine"], p["theirs"]):
+        if cards:
+            got = ruleset_fn(g.st, "strength")([comps[c] for c in cards], p["fog"])
+            assert got == strength(cards, p["fog"]), cards
