@@ -151,14 +151,16 @@ def group_values(st: Any, items: Any, key: str, value: str, keys: Any = None) ->
     when a component lacks one. The same map as
     `{k: sorted-descending([c.value for c in items if c.key == k]) for k in keys}`."""
     out: dict[Any, list[Any]] = {} if keys is None else {k: [] for k in st.items(keys)}
-    for c in st.items(items):
-        d = c.d
-        k = d[key]
-        group = out.get(k)
-        if group is None:
-            out[k] = [d[value]]
-        else:
-            group.append(d[value])
+    items = st.items(items)
+    try:
+        for c in items:
+            d = c.d
+            out[d[key]].append(d[value])
+    except KeyError:  # a key not in `keys` (or a missing field, raised again below): group one by one
+        out = {} if keys is None else {k: [] for k in st.items(keys)}
+        for c in items:
+            d = c.d
+            out.setdefault(d[key], []).append(d[value])
     for group in out.values():
         group.sort(reverse=True)
     return out
@@ -167,32 +169,29 @@ def group_values(st: Any, items: Any, key: str, value: str, keys: Any = None) ->
 def top_run(st: Any, values: Any, n: int, required: Any = None) -> int | None:
     """The largest t such that the n consecutive integers t-n+1 .. t all occur in `values` or
     `required` and every element of `required` is among them (a straight, a run, a sequence);
-    none when there is no such run, or when `required` repeats a value. Values need not be
-    sorted or distinct. Checks each candidate top from the highest down: with r the span of
-    `required`, only the n - r + 1 tops that cover it are tried."""
-    have = set(st.items(values))
-    if required is None:
-        lo, hi = 1 - (1 << 62), 1 << 62
-    else:
-        req = list(st.items(required))
+    none when there is no such run (n < 1 included), or when `required` repeats a value.
+    Values need not be sorted or distinct. The integers present are the bits of a mask m; the
+    tops of runs are the bits of m & m<<1 & ... & m<<(n-1), and `required` keeps those from
+    max(required) to min(required) + n - 1."""
+    allv = list(st.items(values))
+    req = list(st.items(required)) if required is not None else ()
+    if req:
         if len(set(req)) != len(req):
             return None
-        if req:
-            have.update(req)
-            lo, hi = max(req), min(req) + n - 1  # a top t must satisfy t >= max(req) and t - n + 1 <= min(req)
-        else:
-            lo, hi = 1 - (1 << 62), 1 << 62
-    for t in sorted(have, reverse=True):
-        if t > hi:
-            continue
-        if t < lo:
-            break
-        for k in range(1, n):
-            if t - k not in have:
-                break
-        else:
-            return t
-    return None
+        allv += req
+    if not allv or n < 1:
+        return None
+    base = min(allv)
+    mask = 0
+    for v in allv:
+        mask |= 1 << (v - base)
+    tops = mask
+    for k in range(1, n):
+        tops &= mask << k
+    if req:
+        lo, hi = max(req) - base, min(req) + n - 1 - base
+        tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
+    return tops.bit_length() - 1 + base if tops else None
 
 
 SEARCH_FUNCS: dict[str, Any] = {
