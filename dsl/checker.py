@@ -72,7 +72,8 @@ class Checker:
         for e in self.of("enum"):
             for v in e.values:
                 if v in self.enum_values:
-                    rep.error(e.span, f"enum value '{v}' is already a value of enum '{self.enum_values[v]}'")
+                    rep.error(e.span, f"enum value '{v}' is already a value of enum '{self.enum_values[v]}'",
+                          "enum values share one namespace: rename one of them")
                 self.enum_values[v] = e.name
         self.global_types: dict[str, str] = {}
         self._global_names()
@@ -142,7 +143,7 @@ class Checker:
         if len(t.members) > 1:
             self.check_union(t.members, span)
         elif t.name not in known:
-            self.rep.error(span, f"unknown type '{t.name}'", did_you_mean(t.name, known))
+            self.rep.error(span, f"unknown type '{t.name}'", suggest(t.name, known - {"list", "map"} | {"list<T>", "map<K, V>"}, "types"))
         for a in t.args:
             self.check_type_ref(a, span)
 
@@ -161,7 +162,8 @@ class Checker:
     def run(self) -> None:
         steps = self.by_kind.get("step", {})
         if not steps:
-            self.rep.error(None, "the ruleset declares no step: a turn structure needs at least one `step`")
+            self.rep.error(None, "the ruleset declares no step: a turn structure needs at least one `step`",
+                           "declare `step play then end turn` and a `move NAME() during play { ... }`")
         for d in self.decls:
             getattr(self, f"_decl_{d.kind}", lambda d: None)(d)
         self._reachability()
@@ -171,7 +173,9 @@ class Checker:
         t = self.expr(d.default, {})
         want = self.type_of(d.type)
         if not compatible(want, t) or (t == "none" and not d.type.optional):
-            self.rep.error(d.default.span or d.span, f"type mismatch: option '{d.name}' is {d.type} but defaults to {pretty(t)}")
+            self.rep.error(d.default.span or d.span, f"type mismatch: option '{d.name}' is {d.type} but defaults to {pretty(t)}",
+                           self.fix(want, t, d.default) or (f"make it optional: `{d.type}?`" if t == "none"
+                                                            else f"default to {pretty(want)}, or declare `option {d.name}: {written(t)}`"))
         if d.range is not None:
             self._option_range(d)
 
@@ -187,7 +191,8 @@ class Checker:
             value = _int_literal(d.default)
             if value is not None and not low <= value <= high:
                 self.rep.error(d.default.span or d.span,
-                               f"option '{d.name}' defaults to {value}, outside its range {low}..{high}")
+                               f"option '{d.name}' defaults to {value}, outside its range {low}..{high}",
+                               f"give a default from {low} to {high}, or widen the range")
 
     def _decl_const(self, d: A.ConstDecl) -> None:
         self.expr(d.value, {})
@@ -207,11 +212,12 @@ class Checker:
             self.check_union(members, d.span)
         elif d.holds not in self.by_kind.get("component", {}):
             self.rep.error(d.span, f"zone '{d.name}' holds unknown component type '{d.holds}'",
-                           did_you_mean(d.holds, self.by_kind.get("component", {})))
+                           suggest(d.holds, self.by_kind.get("component", {}), "component types"))
         if d.init is not None:
             t = self.expr(d.init, scope or {})
             if not compatible(f"list:comp:{'/'.join(members)}", t):
-                self.rep.error(d.init.span or d.span, f"type mismatch: zone '{d.name}' holds {' or '.join(members)} components, found {pretty(t)}")
+                self.rep.error(d.init.span or d.span, f"type mismatch: zone '{d.name}' holds {' or '.join(members)} components, found {pretty(t)}",
+                               f"start it with {' or '.join(members)} components: a `components` set, or `[]`")
             if (d.per_seat or d.per) and not (d.init.op == "list_lit" and not d.init.args):
                 self.rep.error(d.init.span or d.span, f"per-{d.per or 'seat'} zone '{d.name}' starts empty",
                                "write `= []` and deal to it in `setup`")
@@ -221,13 +227,13 @@ class Checker:
         """`per ENUM` names an enum (`per seat` is the seats)."""
         if d.per and d.per not in self.by_kind.get("enum", {}):
             self.rep.error(d.span, f"'{d.kind} {d.name}: per {d.per}': '{d.per}' is not `seat` or an enum",
-                           did_you_mean(d.per, ["seat", *self.by_kind.get("enum", {})]))
+                           suggest(d.per, ["seat", *self.by_kind.get("enum", {})], "choices"))
 
     def _decl_entity(self, d: A.EntityDecl) -> None:
         scope = {f.name: self.type_of(f.type) for f in d.fields}
         if d.keyed_by and d.keyed_by not in scope:
             self.rep.error(d.span, f"entity '{d.name}' is keyed by '{d.keyed_by}', which is not one of its fields",
-                           did_you_mean(d.keyed_by, scope))
+                           suggest(d.keyed_by, scope, "fields"))
         for f in d.fields:
             self.check_type_ref(f.type, f.span)
         for z in d.zones:
@@ -239,8 +245,10 @@ class Checker:
         self.check_type_ref(d.type, d.span)
         t = self.expr(d.init, scope or {})
         want = self.type_of(d.type)
+        per = "per seat " if d.per_seat else f"per {d.per} " if d.per else ""
         if not compatible(want, t) or (t == "none" and not d.type.optional and want != "any"):
-            self.rep.error(d.init.span or d.span, f"type mismatch: '{d.name}' is {pretty(want)} but starts as {pretty(t)}")
+            self.rep.error(d.init.span or d.span, f"type mismatch: '{d.name}' is {pretty(want)} but starts as {pretty(t)}",
+                           self.fix(want, t, d.init) or f"start it with {pretty(want)}, or declare `var {d.name}: {per}{written(t)}`")
         self.check_per(d)
 
     def _params(self, params: tuple[A.Param, ...]) -> dict[str, str]:
@@ -255,7 +263,7 @@ class Checker:
             want = self.type_of(d.returns)
             if not compatible(want, t) and not (d.returns.optional and t == "none"):
                 self.rep.error(d.body.span or d.span, f"function '{d.name}' returns {pretty(t)} but declares {d.returns}",
-                               narrow_hint(want, t))
+                               self.fix(want, t, d.body) if d.body.op != "if_expr" else narrow_hint(want, t))
 
     def _decl_proc(self, d: A.ProcDecl) -> None:
         self.block(d.body, self._params(d.params))
@@ -279,9 +287,10 @@ class Checker:
         known = set(self.by_kind.get("zone", {})) | {z.name for e in self.of("entity") for z in e.zones}
         for name in d.zones:
             if name not in known:
-                self.rep.error(d.span, f"spectators see unknown zone '{name}'", did_you_mean(name, known))
+                self.rep.error(d.span, f"spectators see unknown zone '{name}'", suggest(name, known, "zones"))
             elif self.by_kind.get("zone", {}).get(name) is not None and self.by_kind["zone"][name].visibility == "public":
-                self.rep.warning(d.span, f"zone '{name}' is public: every spectator sees it anyway")
+                self.rep.warning(d.span, f"zone '{name}' is public: every spectator sees it anyway",
+                                 f"remove '{name}' from `spectators see`")
 
     def _decl_automaton(self, d: A.AutomatonDecl) -> None:
         """An automaton needs a human seat beside it, a name of its own and steps that exist;
@@ -316,7 +325,8 @@ class Checker:
         """Checks that `e` is a collection (list, zone or map); returns its type."""
         t = self.expr(e, scope)
         if t in ("int", "bool", "str", "seat", "step") or t.startswith(("enum:", "comp:", "ent:")):
-            self.rep.error(e.span, f"type mismatch: expected a list, a zone or a map to go through, found {pretty(t)}")
+            self.rep.error(e.span, f"type mismatch: expected a list, a zone or a map to go through, found {pretty(t)}",
+                           f"go through a range: `1..{_source(e)}`" if t == "int" else "")
         return t
 
     def _binders(self, binders: tuple[A.Binder, ...], scope: dict[str, str]) -> dict[str, str]:
@@ -344,7 +354,7 @@ class Checker:
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})
         if name not in steps:
-            self.rep.error(span, f"unknown step '{name}'", did_you_mean(name, steps))
+            self.rep.error(span, f"unknown step '{name}'", did_you_mean(name, steps) or f"the steps are {', '.join(steps)}")
 
     def _reachability(self) -> None:
         steps = list(self.by_kind.get("step", {}))
@@ -362,7 +372,8 @@ class Checker:
         moves_in = {s for m in self.of("move") for s in m.steps}
         for name in steps:
             if name not in moves_in:
-                self.rep.error(self.by_kind["step"][name].span, f"step '{name}' has no move: a seat there could never act")
+                self.rep.error(self.by_kind["step"][name].span, f"step '{name}' has no move: a seat there could never act",
+                               f"add `move NAME(...) during {name} {{ ... }}`, or name {name} in an existing move's `during`")
 
     # ---- statements ----
     def block(self, stmts: tuple[A.Node, ...], scope: dict[str, str]) -> None:
@@ -398,7 +409,7 @@ class Checker:
             if a[1] in ("+=", "-="):
                 want = "int" if want in ("any", "int", "seat") else want
             if not compatible(want, got):
-                self.rep.error(a[2].span, f"type mismatch: assigning {pretty(got)} to {pretty(want)}")
+                self.rep.error(a[2].span, f"type mismatch: assigning {pretty(got)} to {pretty(want)}", self.fix(want, got, a[2]))
         elif op == "flip_stmt":
             self.target(a[0], scope)
         elif op == "remove_stmt":
@@ -492,10 +503,12 @@ class Checker:
             self.unknown(name, t.span, scope)
             return "any"
         if not path and name in self.global_types and self.global_types[name] not in ("any",) and name not in self.by_kind.get("var", {}):
-            self.rep.error(t.span, f"'{name}' cannot be assigned: only variables and entity fields change")
+            self.rep.error(t.span, f"'{name}' cannot be assigned: only variables and entity fields change",
+                           f"a zone changes by moves: `move X to {name}`" if self.global_types[name].startswith(("zone", "keyed"))
+                           else "declare a `var` for what changes")
         cur = scope.get(name) or self.global_types[name]
         if name in self.by_kind.get("const", {}) and name not in scope:
-            self.rep.error(t.span, f"'{name}' is a constant and cannot be assigned")
+            self.rep.error(t.span, f"'{name}' is a constant and cannot be assigned", f"declare it `var {name}: TYPE = ...` to change it")
         for kind, x in path:
             if kind == "attr" and cur.startswith("comp:"):
                 self.rep.error(t.span, f"components never change: '{x}' of {pretty(cur)} cannot be assigned",
@@ -511,8 +524,57 @@ class Checker:
     def expect(self, e: A.Node, scope: dict[str, str], want: str) -> str:
         t = self.expr(e, scope)
         if not compatible(want, t):
-            self.rep.error(e.span, f"type mismatch: expected {pretty(want)}, found {pretty(t)}")
+            self.rep.error(e.span, f"type mismatch: expected {pretty(want)}, found {pretty(t)}", self.fix(want, t, e))
         return t
+
+    def fix(self, want: str, got: str, e: A.Node | None = None) -> str:
+        """What would turn a value of type `got` (the expression `e`) into the `want` expected:
+        a literal unquoted, a count, a comparison, a field to read, a narrowing; "" when
+        nothing likely."""
+        x = _source(e)
+        if e is not None and e.op == "lit" and isinstance(e.args[0], str):
+            v = e.args[0]
+            if want in ("int", "seat") and v.lstrip("-").isdigit():
+                return f"write the number without quotes: `{v}`"
+            if want == "bool" and v in ("true", "false"):
+                return f"write `{v}` without quotes"
+            if want.startswith("enum:") and self.enum_values.get(v) == want[5:]:
+                return f"write the value without quotes: `{v}`"
+        narrow = narrow_hint(want, got, e)
+        if narrow:
+            return narrow
+        collection = got.startswith(("list:", "zone:", "map:"))
+        if want == "int" and got == "bool":
+            return f"a truth value is not a number: write `if {x} then 1 else 0`"
+        if want == "int" and collection:
+            return f"count it: `size({x})`"
+        if want == "int" and got.startswith(("comp:", "ent:")):
+            numbers = self.number_fields(got)
+            return f"read one of its numbers: {', '.join(f'`{x}.{f}`' for f in numbers)}" if numbers else ""
+        if want == "int" and got.startswith("enum:"):
+            return (f"{got[5:]} values have no order or number: compare them with `==`, "
+                    f"or give each a number with a `map<{got[5:]}, int>`")
+        if want == "bool" and got in ("int", "seat"):
+            return f"compare it: `{x} > 0`, `{x} == 1`"
+        if want == "bool" and collection:
+            return f"test it: `not empty({x})`, or `any(...)` over it"
+        if want == "str":
+            return f"make it text: `str({x})`, or interpolate it in a string: `\"{{{x}}}\"`"
+        if want == "seat":
+            return "a seat is `actor`, `current`, `next(s)`, `other(s)`, one of `seats`, or a number"
+        if want.startswith("list:") and compatible(elem(want), got):
+            return f"make it a list of one: `[{x}]`"
+        if want.startswith(("comp:", "ent:")) and got.startswith(("list:", "zone:")) and compatible(want, elem(got)):
+            return f"take one of them: `top({x})` or `{x}[0]`"
+        if want.startswith("enum:") and want[5:] in self.by_kind.get("enum", {}):
+            return f"a {want[5:]} is one of {', '.join(self.by_kind['enum'][want[5:]].values)}"
+        return ""
+
+    def number_fields(self, t: str) -> list[str]:
+        """The number-typed fields of a component or entity type (`comp:C`, `ent:E`)."""
+        kind, name = t.split(":", 1)
+        d = self.by_kind.get("component" if kind == "comp" else "entity", {}).get(name)
+        return [f.name for f in d.fields if self.type_of(f.type) == "int"] if d is not None else []
 
     def expect_zone(self, e: A.Node, scope: dict[str, str]) -> str:
         t = self.expr(e, scope)
@@ -520,9 +582,12 @@ class Checker:
             self.rep.error(e.span, "this zone has one part per seat: index it with a seat, e.g. `hand[actor]`")
         elif t.startswith("keyed:"):
             key = t[6:].split("|", 1)[0]
-            self.rep.error(e.span, f"this zone has one part per {key}: index it with a {key}, e.g. `{e.args[0] if e.op == 'name' else 'zone'}[...]`")
+            self.rep.error(e.span, f"this zone has one part per {key}: index it with a {key}, e.g. `{e.args[0] if e.op == 'name' else 'zone'}[...]`",
+                           self.fix(f"enum:{key}", "any"))  # the message says how; the hint lists the values
         elif not (t.startswith("zone:") or t == "any"):
-            self.rep.error(e.span, f"type mismatch: expected a zone, found {pretty(t)}")
+            zones = sorted(set(self.by_kind.get("zone", {})))
+            self.rep.error(e.span, f"type mismatch: expected a zone, found {pretty(t)}",
+                           f"the zones are {', '.join(zones)}" if zones else "declare one with `zone NAME: ...`")
         return t
 
     def require_ordered(self, e: A.Node, scope: dict[str, str], why: str) -> None:
@@ -542,8 +607,9 @@ class Checker:
                            f"declare it `zone {decls[0].name}: ... ordered`: its order matters to the rules")
 
     def unknown(self, name: str, span: A.Span | None, scope: dict[str, str]) -> str:
-        cands = set(scope) | set(self.global_types) | set(SPECIAL_NAMES) | set(self.by_kind.get("fn", {}))
-        self.rep.error(span, f"unknown name '{name}'", did_you_mean(name, cands))
+        cands = {n for n in set(scope) | set(self.global_types) | set(SPECIAL_NAMES) | set(self.by_kind.get("fn", {})) if n != "$it"}
+        self.rep.error(span, f"unknown name '{name}'",
+                       did_you_mean(name, cands) or "declare it (`var`, `const`, `let`) or take it as a parameter")
         return "any"
 
     def expr(self, e: A.Node, scope: dict[str, str]) -> str:
@@ -572,7 +638,8 @@ class Checker:
             if obj.op == "name" and obj.args[0] == "option" and "option" not in scope:
                 opts = self.by_kind.get("option", {})
                 if a[1] not in opts:
-                    self.rep.error(e.span, f"unknown option '{a[1]}'", did_you_mean(a[1], opts))
+                    self.rep.error(e.span, f"unknown option '{a[1]}'",
+                                   suggest(a[1], opts, "options") if opts else f"declare it: `option {a[1]}: TYPE = DEFAULT`")
                     return "any"
                 return self.type_of(opts[a[1]].type)
             return self.attr_type(self.expr(obj, scope), a[1], e.span, obj)
@@ -581,14 +648,16 @@ class Checker:
             it = self.expr(a[1], scope)
             if t.startswith("zones:"):
                 if not compatible("seat", it):
-                    self.rep.error(a[1].span, f"type mismatch: a per-seat zone is indexed by a seat, found {pretty(it)}")
+                    self.rep.error(a[1].span, f"type mismatch: a per-seat zone is indexed by a seat, found {pretty(it)}",
+                                   self.fix("seat", it, a[1]))
                 return "zone:" + t[6:]
             if t.startswith("seatmap:"):
                 return t[8:]
             if t.startswith("keyed:"):
                 key, inner = t[6:].split("|", 1)
                 if key in self.by_kind.get("enum", {}) and not compatible(f"enum:{key}", it):
-                    self.rep.error(a[1].span, f"type mismatch: a per-{key} zone is indexed by a {key}, found {pretty(it)}")
+                    self.rep.error(a[1].span, f"type mismatch: a per-{key} zone is indexed by a {key}, found {pretty(it)}",
+                                   self.fix(f"enum:{key}", it, a[1]))
                 return inner
             if t.startswith("map:"):
                 return t[4:].split("|", 1)[1] if "|" in t else "any"
@@ -598,12 +667,13 @@ class Checker:
             tx, ty = self.expr(x, scope), self.expr(y, scope)
             if sym in ("==", "!="):
                 if not comparable(tx, ty):
-                    self.rep.error(e.span, f"type mismatch: comparing {pretty(tx)} with {pretty(ty)} is always {sym == '!='}".lower())
+                    self.rep.error(e.span, f"type mismatch: comparing {pretty(tx)} with {pretty(ty)} is always {sym == '!='}".lower(),
+                                   self.fix(tx, ty, y) or self.fix(ty, tx, x))
                 return "bool"
             if sym in ("<", "<=", ">", ">="):
                 for t, n in ((tx, x), (ty, y)):
                     if not compatible("int", t) and t != "seat":
-                        self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}")
+                        self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}", self.fix("int", t, n))
                 return "bool"
             if sym == "++":
                 for t, n in ((tx, x), (ty, y)):
@@ -615,7 +685,7 @@ class Checker:
                 return "list:" + elem(tx)
             for t, n in ((tx, x), (ty, y)):
                 if not compatible("int", t):
-                    self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}")
+                    self.rep.error(n.span, f"type mismatch: expected a number, found {pretty(t)}", self.fix("int", t, n))
             return "int"
         if op in ("and_", "or_"):
             self.expect(a[0], scope, "bool")
@@ -692,7 +762,7 @@ class Checker:
                 return "any"
             if fname in ("any", "all"):
                 if not compatible("bool", et):
-                    self.rep.error(a[1].span, f"type mismatch: expected bool, found {pretty(et)}")
+                    self.rep.error(a[1].span, f"type mismatch: expected bool, found {pretty(et)}", self.fix("bool", et, a[1]))
             if fname in ("min", "max"):
                 return et
             return GEN_BUILTINS[fname]
@@ -709,7 +779,8 @@ class Checker:
         procs, fns = self.by_kind.get("proc", {}), self.by_kind.get("fn", {})
         ctors = {**self.by_kind.get("component", {}), **self.by_kind.get("entity", {})}
         if statement and name not in procs:
-            hint = f"'{name}' is a function; only procedures are statements" if name in fns else did_you_mean(name, procs)
+            hint = (f"'{name}' is a function; only procedures are statements" if name in fns
+                    else did_you_mean(name, procs) or f"declare it: `proc {name}(...) {{ ... }}`")
             self.rep.error(e.span, f"unknown procedure '{name}'", hint)
             return "any"
         target = procs.get(name) or fns.get(name)
@@ -717,19 +788,20 @@ class Checker:
             params = target.params
             for k, v in kw:
                 if k not in [p.name for p in params]:
-                    self.rep.error(v.span or e.span, f"'{name}' has no parameter '{k}'", did_you_mean(k, [p.name for p in params]))
+                    self.rep.error(v.span or e.span, f"'{name}' has no parameter '{k}'", suggest(k, [p.name for p in params], "parameters"))
             if kw:
                 by_name = dict(kw)
                 ordered = list(pos) + [by_name.get(p.name) for p in params[len(pos):]]
                 argt = [self.expr(x, scope) if x is not None else "any" for x in ordered]
                 pos, kw = tuple(x for x in ordered if x is not None), ()
             if len(argt) != len(params):
-                self.rep.error(e.span, f"'{name}' takes {len(params)} argument(s), {len(argt)} given")
+                self.rep.error(e.span, f"'{name}' takes {len(params)} argument(s), {len(argt)} given",
+                               f"it is declared `{name}({', '.join(f'{p.name}: {p.type}' for p in params)})`")
             for p, t, n in zip(params, argt, list(pos) + [v for _, v in kw]):
                 want = self.type_of(p.type)
                 if not compatible(want, t) and not (p.type.optional and t == "none"):
                     self.rep.error(n.span, f"type mismatch: argument '{p.name}' of '{name}' expects {pretty(want)}, found {pretty(t)}",
-                                   narrow_hint(want, t, n))
+                                   self.fix(want, t, n))
             if isinstance(target, A.FnDecl) and target.returns is not None:
                 return self.type_of(target.returns)
             return "any"
@@ -741,7 +813,8 @@ class Checker:
         if name in BUILTINS:
             lo, hi, res = BUILTINS[name]
             if not lo <= len(argt) <= hi:
-                self.rep.error(e.span, f"'{name}' takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), {len(argt)} given")
+                self.rep.error(e.span, f"'{name}' takes {lo if lo == hi else f'{lo} to {hi}'} argument(s), {len(argt)} given",
+                               "docs/language.md, \"Built-in functions\", shows how it is called")
             if res is None:
                 if name in ("top", "bottom"):
                     return elem(argt[0]) if argt else "any"
@@ -752,7 +825,8 @@ class Checker:
                     return "list:" + elem(t)
                 return "any"
             return res
-        self.rep.error(e.span, f"unknown function '{name}'", did_you_mean(name, set(fns) | set(BUILTINS) | set(ctors)))
+        self.rep.error(e.span, f"unknown function '{name}'",
+                       did_you_mean(name, set(fns) | set(BUILTINS) | set(ctors)) or f"declare it: `fn {name}(...) -> TYPE = ...`")
         return "any"
 
     def is_test(self, e: A.Node, scope: dict[str, str]) -> str:
@@ -844,7 +918,7 @@ class Checker:
                     return fields[attr]
                 if attr in ("name", "kind"):
                     return "str"
-                self.rep.error(span, f"component '{d.name}' has no attribute '{attr}'", did_you_mean(attr, fields))
+                self.rep.error(span, f"component '{d.name}' has no attribute '{attr}'", suggest(attr, [*fields, "name", "kind"], "attributes"))
                 return "any"
         if t.startswith("ent:"):
             d = self.by_kind.get("entity", {}).get(t[4:])
@@ -856,7 +930,7 @@ class Checker:
                     return members[attr]
                 if attr in ("name", "index"):
                     return "str" if attr == "name" else "int"
-                self.rep.error(span, f"entity '{d.name}' has no member '{attr}'", did_you_mean(attr, members))
+                self.rep.error(span, f"entity '{d.name}' has no member '{attr}'", suggest(attr, [*members, "name", "index"], "members"))
                 return "any"
         return "any"
 
@@ -929,6 +1003,44 @@ def pretty(t: str) -> str:
         k, v = t[4:].split("|", 1)
         return f"a map from {pretty(k).removeprefix('a ')} to {pretty(v).removeprefix('a ')}"
     return {"int": "a number", "bool": "a truth value", "str": "text", "seat": "a seat", "none": "none"}.get(t, t)
+
+
+def suggest(name: str, candidates: Any, what: str) -> str:
+    """"did you mean ..." for a close name, else the names there are (the first twelve)."""
+    names = sorted(set(candidates))
+    close = did_you_mean(name, names)
+    if close or not names:
+        return close
+    return f"the {what} are {', '.join(names[:12])}{', ...' if len(names) > 12 else ''}"
+
+
+def written(t: str) -> str:
+    """A checker type as rule text writes it: `int`, `colour`, `list<card>`, `troop | tactic`."""
+    if t.startswith("list:"):
+        return f"list<{written(t[5:])}>"
+    if t.startswith("map:") and "|" in t:
+        k, v = t[4:].split("|", 1)
+        return f"map<{written(k)}, {written(v)}>"
+    if t.startswith(("enum:", "comp:", "ent:")):
+        return " | ".join(t.split(":", 1)[1].split("/"))
+    return "int" if t == "none" else t
+
+
+def _source(e: A.Node | None) -> str:
+    """Short rule text for a simple expression (a name, `a.b`, `it`), else `...`: used in hints."""
+    if e is None:
+        return "..."
+    if e.op == "name":
+        return e.args[0]
+    if e.op == "it":
+        return "it"
+    if e.op == "attr" and e.args[0].op in ("name", "it"):
+        return f"{_source(e.args[0])}.{e.args[1]}"
+    if e.op == "index" and e.args[0].op == "name" and e.args[1].op in ("name", "lit", "attr"):
+        return f"{e.args[0].args[0]}[{_source(e.args[1])}]"
+    if e.op == "lit":
+        return f'"{e.args[0]}"' if isinstance(e.args[0], str) else str(e.args[0]).lower()
+    return "..."
 
 
 def _int_literal(node: A.Node) -> int | None:

@@ -138,19 +138,23 @@ def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str]) -> Rul
         raise RulesetError(rep.items)
     base, extra = files[0], files[1:]
     if base.header != "game":
-        rep.error(A.Span(base.path, 1, 1), "a ruleset file must start with `game NAME`")
+        rep.error(A.Span(base.path, 1, 1), "a ruleset file must start with `game NAME`",
+                  "begin it with `game NAME \"Title\"`; a variant file (`variant NAME extends BASE`) goes in the game's variants/")
         raise RulesetError(rep.items)
     decls = list(base.decls)
     for e in base.edits:
-        rep.error(e.span, f"`{e.action}` belongs in a variant file, not in the game file")
+        rep.error(e.span, f"`{e.action}` belongs in a variant file, not in the game file",
+                  f"move it to variants/NAME.ludex, after `variant NAME extends {base.name}`")
     touched: dict[tuple[str, str], str] = {}
     applied = []
     for f in extra:
         if f.header != "variant":
-            rep.error(A.Span(f.path, 1, 1), "a variant file must start with `variant NAME extends BASE`")
+            rep.error(A.Span(f.path, 1, 1), "a variant file must start with `variant NAME extends BASE`",
+                      f"begin it with `variant {f.name} extends {base.name}`")
             continue
         if f.extends != base.name:
-            rep.error(A.Span(f.path, 1, 1), f"variant '{f.name}' extends '{f.extends}', not '{base.name}'")
+            rep.error(A.Span(f.path, 1, 1), f"variant '{f.name}' extends '{f.extends}', not '{base.name}'",
+                      f"write `variant {f.name} extends {base.name}`")
             continue
         applied.append(f.name)
         decls = _apply_variant(decls, f, rep, touched)
@@ -176,13 +180,14 @@ def _apply_variant(decls_in: list[A.Decl], f: A.SourceFile, rep: Reporter, touch
         if e.action == "set":
             if i is None:
                 opts = [d.name for d in decls if d.kind == "option"]
-                rep.error(e.span, f"variant '{f.name}' sets option '{key[1]}' that does not exist", did_you_mean(key[1], opts))
+                rep.error(e.span, f"variant '{f.name}' sets option '{key[1]}' that does not exist", names_hint(key[1], opts, "options"))
                 continue
             decls[i] = attrs.evolve(decls[i], default=e.value)  # type: ignore[call-arg]
         elif e.action in ("replace", "remove"):
             if i is None:
                 same = [d.name for d in decls if d.kind == key[0]]
-                rep.error(e.span, f"variant '{f.name}' {e.action}s {key[0]} '{key[1]}' that does not exist", did_you_mean(key[1], same))
+                rep.error(e.span, f"variant '{f.name}' {e.action}s {key[0]} '{key[1]}' that does not exist",
+                          did_you_mean(key[1], same) or ("use `add` to declare it" if e.action == "replace" else ""))
                 continue
             if e.action == "replace":
                 decls[i] = e.decl

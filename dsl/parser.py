@@ -607,6 +607,14 @@ def _nice_terminal(name: str) -> str:
     return name.lower()
 
 
+_CHAR_HINTS = {
+    '"': 'close the string with `"` on the same line (a string does not span lines; write `\\n` for a line break)',
+    "'": 'strings are written in double quotes: `"text"`',
+    "&": "write `and`", "|": "write `or` (`|` only joins component types: `troop | tactic`)", "!": "write `not` (or `!=`)",
+    "$": "interpolate with braces inside a string: `\"{x}\"`",
+}
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic:
     line, column = exc.line, exc.column
     if isinstance(exc, UnexpectedToken):
@@ -616,8 +624,9 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         hint = "expected " + ", ".join(expected[:8]) + (" ..." if len(expected) > 8 else "")
     elif isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
-        msg = f"unexpected character {text[pos]!r}" if pos < len(text) else "unexpected character"
-        hint = ""
+        ch = text[pos] if pos < len(text) else ""
+        msg = f"unexpected character {ch!r}" if ch else "unexpected character"
+        hint = _CHAR_HINTS.get(ch, "names are letters, digits and `_`; a comment starts with `#`")
     elif isinstance(exc, UnexpectedEOF):
         msg, hint = "unexpected end of file", "a block or declaration is not closed"
     else:

@@ -1,7 +1,8 @@
 """docs/language.md cannot drift from the language (issue 2).
 
 Every ```ludex block of the reference is a whole ruleset and must check clean; every
-```ludex-variant block must apply cleanly to the ```ludex block before it; every rule, alias
+```ludex-variant block must apply cleanly to the ```ludex block before it; every ```ludex-check
+block (rules, `---`, diagnostics) prints exactly those diagnostics; every rule, alias
 and keyword of grammars/ludex.lark must occur in some example; and the examples must play:
 each runs random legal moves without a run-time error or a stuck decision, and the race
 example of "A first game" plays to its end.
@@ -155,6 +156,24 @@ def test_every_checker_builtin_is_documented():
         b for b in sorted(set(BUILTINS) | set(GEN_BUILTINS) | set(SPECIAL_NAMES)) if f"`{b}" not in doc
     ]
     assert not missing, f"built-ins or special names not documented in docs/language.md: {missing}"
+
+
+CHECK_FENCE = re.compile(r"^```ludex-check[ \t]*\n(.*?)^---[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+CHECKS = [(DOC.read_text(encoding="utf-8").count("\n", 0, m.start()) + 1, m.group(1), m.group(2))
+          for m in CHECK_FENCE.finditer(DOC.read_text(encoding="utf-8"))]
+
+
+def test_reference_has_diagnostics_examples():
+    assert len(CHECKS) >= 2, "docs/language.md lost its ```ludex-check examples"
+
+
+@pytest.mark.parametrize("line,rules,expected", CHECKS, ids=[f"line {c[0]}" for c in CHECKS])
+def test_diagnostics_example_is_what_ludex_check_says(line: int, rules: str, expected: str):
+    """A ```ludex-check block is rule text, a `---` line, then exactly what `ludex check` prints
+    for it (the file is named by the first diagnostic)."""
+    path = expected.split(":", 1)[0]
+    got = "\n".join(str(d) for d in dsl.check_text(rules, path))
+    assert got == expected.rstrip("\n"), f"docs/language.md line {line}"
 
 
 def _play(rs: dsl.Ruleset, seed: int, max_plies: int) -> Game:

@@ -39,9 +39,9 @@ def test_unknown_zone_name_with_did_you_mean(snapshot):
     assert str(d) == snapshot
 
 
-def test_unknown_name_without_a_close_match_has_no_hint():
+def test_unknown_name_without_a_close_match_says_how_to_declare_it():
     d = _one(edit("= c.value\n", "= zzzqqq\n"))
-    assert d.message == "unknown name 'zzzqqq'" and d.hint == ""
+    assert d.message == "unknown name 'zzzqqq'" and d.hint == "declare it (`var`, `const`, `let`) or take it as a parameter"
 
 
 def test_unknown_attribute_of_a_component(snapshot):
@@ -147,7 +147,7 @@ def test_variant_sets_an_option_that_does_not_exist(snapshot):
     d = _one(MINI, ("v1.ludex", VARIANT + "set targt = 4\n"))
     assert (d.file, d.line, d.column) == ("v1.ludex", 2, 5)
     assert d.message == "variant 'v1' sets option 'targt' that does not exist"
-    assert d.hint == "did you mean 'target'?"
+    assert d.hint == "did you mean 'target'? options: target"
     assert str(d) == snapshot
 
 
@@ -236,17 +236,22 @@ def test_checker_reports_what_would_fail_at_run_time(text):
 
 
 @pytest.mark.parametrize("text,where,message,hint", [
-    (edit("score[actor] += points(c)", "score[actor] += points(c, c)"), (30, 19), "'points' takes 1 argument(s), 2 given", ""),
+    (edit("score[actor] += points(c)", "score[actor] += points(c, c)"), (30, 19), "'points' takes 1 argument(s), 2 given",
+     "it is declared `points(c: card)`"),
     (edit("move c to pile\n", "move c to hand\n"), (29, 13),
      "this zone has one part per seat: index it with a seat, e.g. `hand[actor]`", ""),
     (MINI + '\nmove take() during plya "x" { }\n', (40, 6), "unknown step 'plya'", "did you mean 'play'?"),
-    (edit("shuffle deck", "shuffle 3"), (19, 11), "type mismatch: expected a zone, found a number", ""),
+    (edit("shuffle deck", "shuffle 3"), (19, 11), "type mismatch: expected a zone, found a number",
+     "the zones are deck, hand, pile"),
     (edit("var score: per seat int", "var score: per seat integer"), (14, 5), "unknown type 'integer'", "did you mean 'int'?"),
-    (MINI + "\nenum other { red, green }\n", (40, 6), "enum value 'red' is already a value of enum 'colour'", ""),
-    (edit("when score[s] >= option.target", "when score[s]"), (36, 30), "type mismatch: expected a truth value, found a number", ""),
+    (MINI + "\nenum other { red, green }\n", (40, 6), "enum value 'red' is already a value of enum 'colour'",
+     "enum values share one namespace: rename one of them"),
+    (edit("when score[s] >= option.target", "when score[s]"), (36, 30), "type mismatch: expected a truth value, found a number",
+     "compare it: `score[s] > 0`, `score[s] == 1`"),
     (edit('"card {c} has no value"', '"card {cc} has no value"'), (27, 35), "unknown name 'cc'", "did you mean 'c'?"),
-    (edit("then end turn", "then goto nowhere"), (24, 30), "unknown step 'nowhere'", ""),
-    (edit("move c to pile\n", "move c to pile\n  goto play by red\n"), (30, 16), "type mismatch: expected a seat, found a colour", ""),
+    (edit("then end turn", "then goto nowhere"), (24, 30), "unknown step 'nowhere'", "the steps are play"),
+    (edit("move c to pile\n", "move c to pile\n  goto play by red\n"), (30, 16), "type mismatch: expected a seat, found a colour",
+     "a seat is `actor`, `current`, `next(s)`, `other(s)`, one of `seats`, or a number"),
 ], ids=["arity", "per_seat_zone_unindexed", "move_during_unknown_step", "shuffle_a_number", "unknown_type",
         "enum_value_twice", "trigger_condition_not_bool", "unknown_name_in_reason_text", "then_goto_unknown_step",
         "goto_by_non_seat"])
