@@ -607,6 +607,10 @@ def _nice_terminal(name: str) -> str:
     return name.lower()
 
 
+_KEYWORD_HINTS = {  # what a lone expected keyword means, in the words of the declaration that wants it
+    "'during'": "a move names the steps where it is played, `move NAME(...) during STEP { ... }`",
+    "'else'": 'a requirement gives the reason it refuses, `require COND else "reason"`',
+}
 _CHAR_HINTS = {
     '"': 'close the string with `"` on the same line (a string does not span lines; write `\\n` for a line break)',
     "'": 'strings are written in double quotes: `"text"`',
@@ -622,6 +626,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, path: str) -> Diagnostic
         expected = sorted({_nice_terminal(t) for t in exc.expected})
         msg = f"unexpected {got}"
         hint = "expected " + ", ".join(expected[:8]) + (" ..." if len(expected) > 8 else "")
+        if len(expected) == 1 and expected[0] in _KEYWORD_HINTS:
+            hint += f": {_KEYWORD_HINTS[expected[0]]}"
     elif isinstance(exc, UnexpectedCharacters):
         pos = exc.pos_in_stream or 0
         ch = text[pos] if pos < len(text) else ""

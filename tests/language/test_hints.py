@@ -85,6 +85,10 @@ def test_the_base_checks_clean():
     ('game g\nconst s = "open\n', 'close the string with `"` on the same line (a string does not span lines; write `\\n` for a line break)'),
     ("game g\nconst b = 1 & 2\n", "write `and`"),
     ("game g\nconst b = 'x'\n", 'strings are written in double quotes: `"text"`'),
+    ("game g\nstep play\nmove go() { end turn }\n",
+     "expected 'during': a move names the steps where it is played, `move NAME(...) during STEP { ... }`"),
+    ("game g\nstep play\nmove go() during play\n  require 1 > 0\n{ end turn }\n",
+     "expected 'else': a requirement gives the reason it refuses, `require COND else \"reason\"`"),
 ])
 def test_syntax_errors_at_a_character_say_what_to_write(text, hint):
     d = dsl.check_text(text, "g.ludex")[0]
