@@ -393,14 +393,14 @@ class Checker:
             self.expect_zone(a[0], scope)
         elif op == "draw_stmt":
             self.expect(a[0], scope, "int")
-            self.expect_zone(a[1], scope)
+            src = self.expect_zone(a[1], scope)
             self.require_ordered(a[1], scope, "`draw` takes from the top")
-            self.expect_zone(a[2], scope)
+            self.fits(a[1], src, self.expect_zone(a[2], scope))
             if len(a) > 3 and a[3] is not None:
-                self.expect_zone(a[3], scope)
+                self.fits(a[3], self.expect_zone(a[3], scope), src)  # the reshuffled pile refills the source
         elif op == "draw_random_stmt":
             src = self.expect_zone(a[0], scope)
-            self.expect_zone(a[1], scope)
+            self.fits(a[0], src, self.expect_zone(a[1], scope))
             if a[2] is not None:
                 self.expect(a[3], {**scope, a[2]: elem(src)}, "bool")
         elif op == "assign_stmt":
@@ -873,16 +873,34 @@ class Checker:
         return scope
 
     def fits(self, what: A.Node, t: str, zone: str) -> None:
-        """A component moved to a zone is one of the types the zone holds."""
-        if t.startswith("list:"):
-            t = t[5:]
+        """A component moved (or drawn) to a zone is one of the types the zone holds; `t` is the
+        type of what moves: a component, a list or a zone of them."""
+        if t.startswith(("list:", "zone:")):
+            t = elem(t)
         if not (zone.startswith("zone:") and t.startswith("comp:")) or compatible("comp:" + zone[5:], t):
             return
         held = zone[5:].split("/")
         may = [m for m in t[5:].split("/") if m in held]
         who = "it" if what.op == "it" else what.args[0] if what.op == "name" else ""
-        hint = f"narrow with `if {who} is {may[0]}`" if may and who else f"move it to a zone that holds {' or '.join(t[5:].split('/'))}"
+        if what.op in ("name", "index", "attr") and self.is_zone(what):
+            hint = f"declare the zone `{' | '.join(held + [m for m in t[5:].split('/') if m not in held])}`, or move only the {may[0]}s" if may else ""
+            self.rep.error(what.span, f"type mismatch: this zone's {' or '.join(t[5:].split('/'))} components go to a zone of "
+                           f"{' or '.join(held)} only", hint)
+            return
+        elif may and who:
+            hint = f"narrow with `if {who} is {may[0]}`"
+        else:
+            hint = f"move it to a zone that holds {' or '.join(t[5:].split('/'))}"
         self.rep.error(what.span, f"type mismatch: the zone holds {' or '.join(held)} components, found {pretty(t)}", hint)
+
+    def is_zone(self, e: A.Node) -> bool:
+        """Whether `e` names a zone (`deck`, `hand[s]`, `f.side[s]`), not a component."""
+        base = e
+        while base.op == "index":
+            base = base.args[0]
+        if base.op == "name":
+            return base.args[0] in self.by_kind.get("zone", {})
+        return base.op == "attr" and any(z.name == base.args[1] for ent in self.of("entity") for z in ent.zones)
 
     def union_attr(self, members: list[str], attr: str, span: A.Span | None, obj: A.Node | None) -> str:
         """An attribute of a value of several component types: one every type has (with one

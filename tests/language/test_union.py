@@ -144,6 +144,8 @@ def test_generated_code_and_closures_agree_on_is(monkeypatch):
      "type mismatch: the zone holds troop components, found a tactic"),
     ("{ move c to used }", "{ move c to line[actor] }",
      "type mismatch: the zone holds troop components, found a tactic"),
+    ("else { draw 1 from deck to hand[actor] }", "else { draw 1 from deck to line[actor] }",
+     "type mismatch: this zone's troop or tactic components go to a zone of troop only"),
     ("[c for c in cs if c is troop]", "[c for c in cs]",
      "function 'troops_in' returns a list of a troop or tactic but declares list<troop>"),
     ("c is troop then", "c is trop then", "unknown type 'trop' after `is`: `is` tests a component or entity type"),
@@ -153,7 +155,8 @@ def test_generated_code_and_closures_agree_on_is(monkeypatch):
      "'tactic | colour': 'colour' is not a component type; a union joins component types"),
     ("fn strongest(cs: list<troop | tactic>)", "fn strongest(cs: list<troop | tatic>)",
      "'troop | tatic': 'tatic' is not a component type; a union joins component types"),
-], ids=["attr_unnarrowed", "where_unnarrowed", "wrong_zone_narrowed", "else_branch", "comprehension_unfiltered",
+], ids=["attr_unnarrowed", "where_unnarrowed", "wrong_zone_narrowed", "else_branch", "draw_into_a_narrower_zone",
+        "comprehension_unfiltered",
         "unknown_type", "never_true", "twice", "not_a_component", "misspelt_member"])
 def test_unions_are_checked(old, new, message, snapshot):
     """The first diagnostic is the mistake (what follows from it may be reported too)."""
