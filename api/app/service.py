@@ -266,43 +266,39 @@ class GameService:
         """
         parsed = _parse_move(move)
         with self._locked(game_id):
-            live = self._live(game_id)
-            token_seat = self._seat(live, token, required=True)
+            # A move for the version this process holds skips reading the store's version: the
+            # append's compare-and-set refuses it if another process moved the game on. Any
+            # refusal is then re-judged against the store, so its code is the same either way.
+            live = self._cached_at(game_id, expected_version)
+            checked = live is None
+            if live is None:
+                live = self._live(game_id)
+            token_seat = self._seat(live, token, required=True)  # tokens never change: no re-check
             assert token_seat is not None
             if seat is not None and seat != token_seat:
                 raise Forbidden("wrong_seat", f"this token plays seat {token_seat}, not seat {seat}")
-            if live.finished:
-                raise Conflict("game_over", "the game is over", current_version=live.version)
-            if expected_version != live.version:
-                raise Conflict(
-                    "stale_version",
-                    f"the game is at version {live.version}, not {expected_version}",
-                    current_version=live.version,
-                )
             try:
-                new = live.game.apply(token_seat, Move.from_dict(parsed))
-            except NotYourTurn as exc:
-                raise Forbidden("not_your_turn", f"it is not seat {token_seat}'s turn") from exc
-            except IllegalMove as exc:
-                raise IllegalMoveError(
-                    "illegal_move",
-                    f"illegal move {parsed['name']!r}",
-                    reason=exc.reason,
-                    rule=exc.rule or None,
-                    source=exc.source or None,
-                ) from exc
-            except (BudgetExceeded, RuleError) as exc:
-                raise _rules_failed(exc) from exc  # the runtime put the game back as it was
-            except BaseException:
-                self._forget(game_id)  # a runtime failure may have left the game half-applied
-                raise
-            entries = [(e.kind, event_to_dict(e)) for e in new]
-            finished = bool(live.game.terminal)
-            try:
-                with _rules_running():
-                    decision = _decision(live.game)  # the next listing failing refuses the move
-            except RulesFailed:
-                self._forget(game_id)  # nothing was stored: rebuild from the store next time
+                if live.finished:
+                    raise Conflict("game_over", "the game is over", current_version=live.version)
+                if expected_version != live.version:
+                    raise Conflict(
+                        "stale_version",
+                        f"the game is at version {live.version}, not {expected_version}",
+                        current_version=live.version,
+                    )
+                new = self._apply(live, token_seat, parsed)
+                entries = [(e.kind, event_to_dict(e)) for e in new]
+                finished = bool(live.game.terminal)
+                try:
+                    with _rules_running():
+                        decision = _decision(live.game)  # the next listing failing refuses the move
+                except RulesFailed:
+                    self._forget(game_id)  # nothing was stored: rebuild from the store next time
+                    raise
+            except ServiceError:
+                if checked:
+                    raise
+                self._recheck(game_id, live)
                 raise
             if finished:
                 entries.append(("reveal", _reveal(live.seed, live.game)))
@@ -313,6 +309,8 @@ class GameService:
                 )
             except VersionConflict as exc:
                 self._forget(game_id)
+                if not checked:
+                    self._recheck(game_id, None)
                 raise Conflict(
                     "stale_version", "another move was committed first", current_version=exc.actual
                 ) from exc
@@ -497,6 +495,48 @@ class GameService:
         live = LiveGame(game_id, header, record.seed, record.token_hashes, events, game, record.finished)
         self._remember(live)
         return live
+
+    def _cached_at(self, game_id: str, version: int) -> LiveGame | None:
+        """The cached game if it is at `version` (not checked against the store), else None."""
+        with self._cache_lock:
+            live = self._cache.get(game_id)
+        return live if live is not None and live.version == version else None
+
+    def _recheck(self, game_id: str, live: LiveGame | None) -> None:
+        """After refusing a move judged on a cached game without reading the store: if the
+        store has moved on (another process), refuse it as the store's state says instead,
+        with the code a fresh read would have given (`game_over` or `stale_version`)."""
+        try:
+            version = self.store.version(game_id)
+        except GameNotFound as exc:
+            raise NotFound("game_not_found", f"no game {game_id!r}") from exc
+        if live is not None and version == live.version:
+            return
+        self._forget(game_id)
+        current = self._live(game_id)
+        if current.finished:
+            raise Conflict("game_over", "the game is over", current_version=current.version)
+        raise Conflict("stale_version", f"the game is at version {current.version}", current_version=current.version)
+
+    def _apply(self, live: LiveGame, seat: int, parsed: dict[str, Any]) -> list[Any]:
+        """Apply a parsed move to the live game: its events, or the typed refusal."""
+        try:
+            return list(live.game.apply(seat, Move.from_dict(parsed)))
+        except NotYourTurn as exc:
+            raise Forbidden("not_your_turn", f"it is not seat {seat}'s turn") from exc
+        except IllegalMove as exc:
+            raise IllegalMoveError(
+                "illegal_move",
+                f"illegal move {parsed['name']!r}",
+                reason=exc.reason,
+                rule=exc.rule or None,
+                source=exc.source or None,
+            ) from exc
+        except (BudgetExceeded, RuleError) as exc:
+            raise _rules_failed(exc) from exc  # the runtime put the game back as it was
+        except BaseException:
+            self._forget(live.game_id)  # a runtime failure may have left the game half-applied
+            raise
 
     def _receipt(self, live: LiveGame) -> dict[str, Any]:
         head = live.events[-1].hash

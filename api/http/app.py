@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from typing import Any, AsyncIterator, Sequence
 
-import orjson
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
@@ -29,6 +28,8 @@ from api.app.errors import ErrorCode
 from api.http import models as m
 from api.http.access_log import AccessLog, Sink
 from api.http.docs import add_offline_docs, only_declared_errors
+from api.http.fast import install as install_fast_routes
+from api.http.fast import render_json
 from api.http.limits import BodySizeLimit
 from api.viewer import add_viewer_routes
 
@@ -97,10 +98,7 @@ class FastJSONResponse(JSONResponse):
     64 bits). Non-string keys become strings, as with `json.dumps`."""
 
     def render(self, content: Any) -> bytes:
-        try:
-            return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
-        except orjson.JSONEncodeError:
-            return super().render(content)
+        return render_json(content)
 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
@@ -307,4 +305,5 @@ def create_app(
 
         return EventSourceResponse(publish(), ping=15)
 
+    install_fast_routes(app, service, run_in_threadpool)
     return app

@@ -190,6 +190,38 @@ def test_two_service_processes_alternate_on_one_store(sqlite_url, monkeypatch, r
     assert services[1].audit(game["game_id"])["ok"]
 
 
+def test_a_process_behind_the_store_refuses_moves_as_the_store_says(sqlite_url):
+    """A process whose cached game another process has moved on answers a move as a fresh read
+    would: a move for the old version is stale (not "not your turn" or "illegal" judged on the
+    old state), a move for the new version is played, and a finished game is over."""
+    from api.app import Conflict
+
+    ahead, behind = GameService(EventStore(sqlite_url)), GameService(EventStore(sqlite_url))
+    game = ahead.create_game(RULESET, seed="behind")
+    gid, tokens = game["game_id"], game["tokens"]
+    old = behind.view(gid, None)  # cached by the process that falls behind
+    seat = old["decision"]["seats"][0]
+    legal = ahead.legal_moves(gid, tokens[seat])
+    ahead.submit_move(gid, tokens[seat], legal["moves"][0], legal["version"])
+    for token in tokens:  # whichever seat: not_your_turn or illegal on the old state, stale on the store's
+        with pytest.raises(Conflict) as refused:
+            behind.submit_move(gid, token, {"name": "no-such-move", "args": {}}, old["version"])
+        assert refused.value.code == "stale_version"
+        assert refused.value.to_dict()["current_version"] == ahead.view(gid, None)["version"]
+    now = ahead.view(gid, None)
+    seat = now["decision"]["seats"][0]
+    legal = ahead.legal_moves(gid, tokens[seat])
+    assert behind.submit_move(gid, tokens[seat], legal["moves"][0], legal["version"])["version"] > now["version"]
+    _play(ahead, game, random.Random(5))
+    last = ahead.view(gid, None)
+    with pytest.raises(Conflict) as over:
+        behind.submit_move(gid, tokens[0], {"name": "no-such-move", "args": {}}, last["version"] - 1)
+    assert over.value.code in ("game_over", "stale_version")
+    with pytest.raises(Conflict) as over:
+        behind.submit_move(gid, tokens[0], {"name": "no-such-move", "args": {}}, last["version"])
+    assert over.value.code == "game_over"
+
+
 def _renumbered(entries: list[dict]) -> list[dict]:
     """A whole log rewritten consistently after an edit: versions, plies and hash chain."""
     out = []
