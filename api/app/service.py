@@ -240,11 +240,25 @@ class GameService:
         """`{game_id, version, seat, moves: [{name, args}]}` for the token's seat (empty when it
         is not that seat's turn). Requires a token: legal moves reveal a seat's hidden cards."""
         with self._locked(game_id):
-            live = self._live(game_id)
-            seat = self._seat(live, token, required=True)
-            with _rules_running():
-                moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
-            return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves}
+            return self._legal_moves(game_id, token)
+
+    def legal_moves_now(self, game_id: str, token: str | None) -> dict[str, Any] | None:
+        """`legal_moves`, or None at once when another call holds the game: for a caller on an
+        event loop, which must not wait for a move's commit."""
+        lock = self._locked(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            return self._legal_moves(game_id, token)
+        finally:
+            lock.release()
+
+    def _legal_moves(self, game_id: str, token: str | None) -> dict[str, Any]:
+        live = self._live(game_id)
+        seat = self._seat(live, token, required=True)
+        with _rules_running():
+            moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
+        return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves}
 
     def submit_move(
         self,

@@ -305,5 +305,5 @@ def create_app(
 
         return EventSourceResponse(publish(), ping=15)
 
-    install_fast_routes(app, service, run_in_threadpool)
+    install_fast_routes(app, service, run_in_threadpool, inline_reads=service.store.dialect == "sqlite")
     return app
