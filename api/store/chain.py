@@ -23,6 +23,7 @@ import hashlib
 import json
 from typing import Any, Iterable, Mapping
 
+import orjson
 import rfc8785
 
 GENESIS = "0" * 64
@@ -44,15 +45,64 @@ class UnknownLogFormat(ValueError):
     """The log names a format this version of Ludex cannot verify."""
 
 
+# Fast path. For a value made only of exact dicts with str keys, lists, str, int, bool and None,
+# orjson with sorted keys writes the same bytes as both encoders below: keys sorted by code point
+# (as Python's sort, and as JCS's UTF-16 order while no key holds a character beyond U+FFFF), the
+# same escapes (\b \t \n \f \r, other controls as lowercase \u00xx, everything else raw UTF-8),
+# and with OPT_STRICT_INTEGER the same integer domain as `rfc8785` (|n| < 2**53, else it raises).
+# Floats (JCS writes 1.0 as `1`), other types, astral keys in JCS, lone surrogates (orjson raises)
+# and nesting beyond orjson's limit take the reference encoders. tests/service/test_chain_encoding.py
+# checks the equality with Hypothesis.
+_FAST = orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER
+
+
+def _plain(value: Any, jcs_keys: bool) -> bool:
+    """Whether `value` holds only types the fast path encodes exactly (see above)."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return True
+    if t is dict:
+        for k, v in value.items():
+            if type(k) is not str:
+                return False
+            # A character beyond U+FFFF is two UTF-16 units: JCS may order such a key differently.
+            if jcs_keys and not k.isascii() and len(k.encode("utf-16-le", "surrogatepass")) != 2 * len(k):
+                return False
+            if not _plain(v, jcs_keys):
+                return False
+        return True
+    if t is list:
+        return all(_plain(v, jcs_keys) for v in value)
+    return False
+
+
+def _fast(value: Any, jcs_keys: bool) -> bytes | None:
+    """The fast path's bytes, or None where only the reference encoder is exact."""
+    try:
+        if _plain(value, jcs_keys):
+            return orjson.dumps(value, option=_FAST)
+    except (TypeError, RecursionError):  # orjson.JSONEncodeError is a TypeError
+        pass
+    return None
+
+
 def canonical_json(value: Any) -> str:
-    """JSON text with sorted keys and no spaces (the store's body text, and the legacy hash)."""
+    """JSON text with sorted keys and no spaces (the store's body text, and the legacy hash):
+    exactly `json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+    allow_nan=False)`, and its errors."""
+    fast = _fast(value, jcs_keys=False)
+    if fast is not None:
+        return fast.decode("utf-8")
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def jcs(value: Any) -> bytes:
-    """RFC 8785 canonical UTF-8 bytes of a JSON value. Raises `rfc8785.CanonicalizationError`
-    (a ValueError) for what JSON cannot carry exactly: NaN, non-string keys, integers beyond
-    +-2**53."""
+    """RFC 8785 canonical UTF-8 bytes of a JSON value: exactly `rfc8785.dumps(value)`. Raises
+    `rfc8785.CanonicalizationError` (a ValueError) for what JSON cannot carry exactly: NaN,
+    non-string keys, integers beyond +-2**53."""
+    fast = _fast(value, jcs_keys=True)
+    if fast is not None:
+        return fast
     return rfc8785.dumps(value)
 
 

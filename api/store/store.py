@@ -179,23 +179,23 @@ class EventStore:
         """
         if not first_events:
             raise ValueError("a stream starts with at least its header event")
-        stored = _chain(game_id, 0, GENESIS, first_events, log_format)
+        chained = _chain(game_id, 0, GENESIS, first_events, log_format)
         try:
             with self._write_lock, self.engine.begin() as conn:
                 conn.execute(
                     games.insert().values(
                         game_id=game_id,
-                        version=len(stored),
+                        version=len(chained),
                         finished=finished,
                         seed=seed,
                         token_hashes=json.dumps(list(token_hashes)),
                         created_at=_now(),
                     )
                 )
-                conn.execute(events.insert(), [_row(e) for e in stored])
+                conn.execute(events.insert(), [_row(e, text) for e, text in chained])
         except IntegrityError as exc:
             raise GameExists(f"game {game_id!r} already exists") from exc
-        return stored
+        return [e for e, _ in chained]
 
     def append(
         self,
@@ -229,14 +229,14 @@ class EventStore:
                     raise VersionConflict(game_id, expected_version, actual)
                 if prev_hash is None:
                     prev_hash = conn.execute(_HASH_AT, {"gid": game_id, "v": expected_version}).scalar_one()
-                stored = _chain(game_id, expected_version, prev_hash, new_events, log_format)
-                conn.execute(events.insert(), [_row(e) for e in stored])
+                chained = _chain(game_id, expected_version, prev_hash, new_events, log_format)
+                conn.execute(events.insert(), [_row(e, text) for e, text in chained])
                 if self.dialect == "postgresql":
                     # Delivered to listeners at commit, not before (see api/store/listen.py).
                     conn.execute(_NOTIFY, {"channel": CHANNEL, "gid": game_id})
         except IntegrityError as exc:
             raise VersionConflict(game_id, expected_version, None) from exc
-        return stored
+        return [e for e, _ in chained]
 
     def listener(self, on_change: Callable[[str | None], None]) -> ChangeListener | None:
         """A started `ChangeListener` reporting appends made by any process (PostgreSQL), or
@@ -302,24 +302,26 @@ def _chain(
     prev_hash: str,
     new_events: Iterable[tuple[str, dict[str, Any]]],
     log_format: str,
-) -> list[StoredEvent]:
+) -> list[tuple[StoredEvent, str]]:
+    """The events chained after `prev_hash`, each with its body's canonical JSON text."""
     stored = []
     for offset, (kind, body) in enumerate(new_events, start=1):
         # Round-trip through canonical JSON so the stored body is exactly what was hashed.
-        body = json.loads(canonical_json(body))
+        text = canonical_json(body)
+        body = json.loads(text)
         version = after_version + offset
         h = event_hash(game_id, version, kind, body, prev_hash, log_format)
-        stored.append(StoredEvent(game_id, version, kind, body, prev_hash, h))
+        stored.append((StoredEvent(game_id, version, kind, body, prev_hash, h), text))
         prev_hash = h
     return stored
 
 
-def _row(e: StoredEvent) -> dict[str, Any]:
+def _row(e: StoredEvent, body_text: str) -> dict[str, Any]:
     return {
         "game_id": e.game_id,
         "version": e.version,
         "kind": e.kind,
-        "body": canonical_json(e.body),
+        "body": body_text,
         "prev_hash": e.prev_hash,
         "hash": e.hash,
         "recorded_at": _now(),
