@@ -2,8 +2,9 @@
 
 One class over SQLAlchemy Core serves SQLite (the embedded default, a file) and PostgreSQL (for
 several service replicas sharing one database); the SQL is written once and SQLAlchemy speaks the
-dialect. A move is acknowledged only after `append` returns, and `append` returns only after its
-transaction has committed.
+dialect, except for the PostgreSQL append, the hot path, which is one hand-written statement sent
+through psycopg itself. A move is acknowledged only after `append` returns, and `append` returns
+only after its transaction has committed (and, with synchronous_commit on, reached the disk).
 
 Optimistic concurrency: `append(game_id, expected_version, ...)` first moves the game's version
 with a compare-and-set (`UPDATE ... WHERE version = expected`), which also locks the game row, and
@@ -17,7 +18,8 @@ import contextlib
 import datetime as dt
 import json
 import threading
-from typing import Any, Callable, Iterable, Sequence
+import time
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn, Sequence, cast
 
 import attrs
 import sqlalchemy as sa
@@ -25,9 +27,12 @@ from sqlalchemy.exc import IntegrityError
 
 from api.store import migrate
 from api.store.chain import GENESIS, LOG_FORMAT, canonical_json, event_hash
-from api.store.listen import CHANNEL, ChangeListener
+from api.store.listen import ChangeListener, ChangeSender
 from api.store.migrate import Migration
 from api.store.schema import events, games
+
+if TYPE_CHECKING:
+    import psycopg  # imported when a PostgreSQL store first appends (it takes a while to import)
 
 DEFAULT_URL = "sqlite:///ludex.db"
 
@@ -95,8 +100,27 @@ _VERSION = sa.select(games.c.version).where(games.c.game_id == sa.bindparam("gid
 _HASH_AT = sa.select(events.c.hash).where(events.c.game_id == sa.bindparam("gid"), events.c.version == sa.bindparam("v"))
 _CAS_WHERE = (games.c.game_id == sa.bindparam("gid"), games.c.version == sa.bindparam("expected"))
 _ADVANCE = games.update().where(*_CAS_WHERE).values(version=sa.bindparam("new_version"))
-_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("gid")))
 _FINISH = games.update().where(*_CAS_WHERE).values(version=sa.bindparam("new_version"), finished=True)
+
+# The whole PostgreSQL append in one statement, run in autocommit so that it is its own
+# transaction: one round trip, and its commit (synchronous_commit stays on: acknowledged means
+# durable). The compare-and-set moves the game's version and locks its row; the events are
+# inserted only for a game row it moved (the primary key refuses a duplicate version anyway), and
+# the statement answers a row only then. Zero rows back: nothing was written. The notification to
+# other processes follows the commit (api/store/listen.py says why not within it).
+_PG_APPEND = """\
+WITH cas AS (
+    UPDATE ludex_games SET version = %(new_version)s, finished = finished OR %(finished)s
+    WHERE game_id = %(gid)s AND version = %(expected)s
+    RETURNING game_id
+), appended AS (
+    INSERT INTO ludex_events (game_id, version, kind, body, prev_hash, hash, recorded_at)
+    SELECT cas.game_id, e.version, e.kind, e.body, e.prev_hash, e.hash, now()
+    FROM cas, unnest(%(versions)s::integer[], %(kinds)s::text[], %(bodies)s::text[],
+                     %(prev_hashes)s::text[], %(hashes)s::text[]) AS e(version, kind, body, prev_hash, hash)
+)
+SELECT 1 FROM cas"""
+_PG_HASH_AT = "SELECT hash FROM ludex_events WHERE game_id = %s AND version = %s"
 
 
 def _now() -> dt.datetime:
@@ -112,6 +136,33 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cur.execute("PRAGMA synchronous=FULL")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
+
+
+PING_AFTER_IDLE = 1.0
+"""Seconds a pooled server connection may rest before its next use begins with a ping."""
+
+
+def _ping_when_idle(engine: sa.Engine) -> None:
+    """Check a pooled connection that has rested over PING_AFTER_IDLE seconds before handing it
+    out, and replace it when the server has dropped it (restarted, idle timeout): what
+    `pool_pre_ping` does on every checkout, which costs each append a second round trip. A
+    connection in steady use is not pinged; one broken in the meantime fails its statement,
+    and the pool replaces it."""
+
+    def stamp(_dbapi_connection: Any, record: Any, *_: Any) -> None:
+        record.info["rested_since"] = time.monotonic()
+
+    def check(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get("rested_since", 0.0) <= PING_AFTER_IDLE:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            raise sa.exc.DisconnectionError(f"pooled connection is gone: {exc}") from exc
+
+    sa.event.listen(engine, "connect", stamp)
+    sa.event.listen(engine, "checkin", stamp)
+    sa.event.listen(engine, "checkout", check)
 
 
 class EventStore:
@@ -131,8 +182,10 @@ class EventStore:
         if self.dialect == "sqlite":
             kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
         else:
-            kwargs.update(pool_size=10, max_overflow=20, pool_pre_ping=True)
+            kwargs.update(pool_size=10, max_overflow=20)
         self.engine = sa.create_engine(engine_url, **kwargs)
+        if self.dialect != "sqlite":
+            _ping_when_idle(self.engine)
         if self.dialect == "sqlite":
             # Every write transaction here starts with its write (INSERT or UPDATE), so SQLite
             # takes the write lock first and never has to upgrade a read lock.
@@ -140,6 +193,7 @@ class EventStore:
         # SQLite has one writer at a time and makes waiting writers poll with sleeps; queueing
         # this process's writers on a lock instead keeps latency flat under load. PostgreSQL
         # locks rows itself, so there the lock is a no-op.
+        self._changes = ChangeSender(url)  # PostgreSQL only; its thread starts with the first append
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if self.dialect == "sqlite" else contextlib.nullcontext()
         )
@@ -157,7 +211,8 @@ class EventStore:
             conn.execute(sa.select(1))
 
     def dispose(self) -> None:
-        """Close pooled connections."""
+        """Send pending change notifications, close pooled connections."""
+        self._changes.close()
         self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------------
@@ -218,6 +273,8 @@ class EventStore:
         """
         if not new_events:
             return []
+        if self.dialect == "postgresql":
+            return self._append_postgresql(game_id, expected_version, new_events, finished, prev_hash, log_format)
         params = {"gid": game_id, "expected": expected_version, "new_version": expected_version + len(new_events)}
         try:
             with self._write_lock, self.engine.begin() as conn:
@@ -231,12 +288,82 @@ class EventStore:
                     prev_hash = conn.execute(_HASH_AT, {"gid": game_id, "v": expected_version}).scalar_one()
                 chained = _chain(game_id, expected_version, prev_hash, new_events, log_format)
                 conn.execute(events.insert(), [_row(e, text) for e, text in chained])
-                if self.dialect == "postgresql":
-                    # Delivered to listeners at commit, not before (see api/store/listen.py).
-                    conn.execute(_NOTIFY, {"channel": CHANNEL, "gid": game_id})
         except IntegrityError as exc:
             raise VersionConflict(game_id, expected_version, None) from exc
         return [e for e, _ in chained]
+
+    def _append_postgresql(
+        self,
+        game_id: str,
+        expected_version: int,
+        new_events: Sequence[tuple[str, dict[str, Any]]],
+        finished: bool,
+        prev_hash: str | None,
+        log_format: str,
+    ) -> list[StoredEvent]:
+        """`append` on PostgreSQL: one statement, one round trip (see `_PG_APPEND`), on the
+        psycopg connection itself (SQLAlchemy's statement layer cost more CPU than the rest)."""
+        from psycopg.errors import UniqueViolation
+
+        with self._autocommit() as conn:
+            if prev_hash is None:
+                # Events never change: the hash of event `expected_version` read now is still the
+                # head's if the compare-and-set below passes.
+                row = conn.execute(_PG_HASH_AT, (game_id, expected_version), prepare=True).fetchone()
+                if row is None:
+                    self._refuse(game_id, expected_version)
+                prev_hash = row[0]
+            chained = _chain(game_id, expected_version, prev_hash, new_events, log_format)
+            params = {
+                "gid": game_id,
+                "expected": expected_version,
+                "new_version": expected_version + len(chained),
+                "finished": finished,
+                "versions": [e.version for e, _ in chained],
+                "kinds": [e.kind for e, _ in chained],
+                "bodies": [text for _, text in chained],
+                "prev_hashes": [e.prev_hash for e, _ in chained],
+                "hashes": [e.hash for e, _ in chained],
+            }
+            try:
+                moved = conn.execute(_PG_APPEND, params, prepare=True).fetchone()
+            except UniqueViolation as exc:
+                raise VersionConflict(game_id, expected_version, None) from exc
+        if moved is None:
+            self._refuse(game_id, expected_version)
+        self._changes.send(game_id)
+        return [e for e, _ in chained]
+
+    @contextlib.contextmanager
+    def _autocommit(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled psycopg connection in autocommit mode (each statement its own transaction).
+        psycopg errors leave as SQLAlchemy's DBAPIError subclasses, as from the rest of the
+        store, and a broken connection is dropped from the pool."""
+        import psycopg
+
+        pooled = self.engine.raw_connection()
+        try:
+            conn = cast("psycopg.Connection[Any]", pooled.driver_connection)
+            conn.autocommit = True
+            try:
+                yield conn
+            except psycopg.Error as exc:
+                if conn.broken or conn.closed:
+                    pooled.invalidate(exc)
+                raise sa.exc.DBAPIError.instance(None, None, exc, psycopg.Error) from exc
+            finally:
+                if not conn.closed:
+                    conn.autocommit = False
+        finally:
+            pooled.close()
+
+    def _refuse(self, game_id: str, expected_version: int) -> NoReturn:
+        """Raise why an append after `expected_version` wrote nothing: GameNotFound or
+        VersionConflict with the stream's version now."""
+        actual = self.version_or_none(game_id)
+        if actual is None:
+            raise GameNotFound(game_id)
+        raise VersionConflict(game_id, expected_version, actual)
 
     def listener(self, on_change: Callable[[str | None], None]) -> ChangeListener | None:
         """A started `ChangeListener` reporting appends made by any process (PostgreSQL), or
@@ -263,11 +390,16 @@ class EventStore:
 
     def version(self, game_id: str) -> int:
         """The stream's current version (number of events); raises GameNotFound."""
-        with self.engine.connect() as conn:
-            v = conn.execute(_VERSION, {"gid": game_id}).scalar_one_or_none()
+        v = self.version_or_none(game_id)
         if v is None:
             raise GameNotFound(game_id)
-        return int(v)
+        return v
+
+    def version_or_none(self, game_id: str) -> int | None:
+        """The stream's current version, or None when there is no such stream."""
+        with self.engine.connect() as conn:
+            v = conn.execute(_VERSION, {"gid": game_id}).scalar_one_or_none()
+        return None if v is None else int(v)
 
     def load(self, game_id: str, after: int = 0, upto: int | None = None) -> list[StoredEvent]:
         """Events with `after < version <= upto`, in order; raises GameNotFound."""

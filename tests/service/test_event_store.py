@@ -157,3 +157,22 @@ def test_appends_notify_listeners_in_other_processes(db_url, store):
         assert arrived.wait(5), f"no notification for g-1 (got {seen})"
     finally:
         listener.stop()
+
+
+def test_a_pooled_connection_the_server_dropped_is_replaced(pg_url, monkeypatch):
+    import api.store.store as store_module
+
+    monkeypatch.setattr(store_module, "PING_AFTER_IDLE", 0.0)  # every rested connection is checked
+    store = EventStore(pg_url)
+    try:
+        _start(store)
+        with store.engine.connect() as conn:
+            pid = conn.connection.driver_connection.info.backend_pid
+        admin = sa.create_engine(pg_url, poolclass=sa.NullPool)
+        with admin.connect() as conn:
+            assert conn.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid}).scalar()
+        admin.dispose()
+        assert [e.version for e in store.append("g-1", 2, [("move", {"n": 1})])] == [3]
+        assert store.version("g-1") == 3
+    finally:
+        store.dispose()
