@@ -134,6 +134,8 @@ class Gen:
         self.memoised = {f.name for f in rs.fns if not f.params and f.name not in self.recursive
                          and any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))}
         self.generated_procs: set[str] = set()
+        # subexpressions computed before the comprehension being generated: id(node) -> local
+        self.prebound: dict[int, str] = {}
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
         self.local_shapes: dict[str, str] = {}
         # globals whose value is always a list or a dict: constants written as one, and the
@@ -210,6 +212,10 @@ class Gen:
 
     # ---- expressions: DSL node -> Python expression text; `env` maps DSL locals to Python names ----
     def ex(self, n: A.Node, env: dict[str, str]) -> str:
+        if self.prebound:
+            py = self.prebound.get(id(n))
+            if py is not None:
+                return py
         f = getattr(self, "ex_" + n.op, None)
         if f is None:
             raise CodegenError(f"no generator for {n.op}")
@@ -361,35 +367,81 @@ class Gen:
     def ex_map_lit(self, n, env, *pairs):
         return "{" + ", ".join(f"{self.ex(k, env)}: {self.ex(v, env)}" for k, v in pairs) + "}"
 
-    def _fors(self, fors: tuple[A.Node, ...], env: dict[str, str]) -> tuple[str, dict[str, str]]:
+    def _fors(self, fors: tuple[A.Node, ...], env: dict[str, str]) -> tuple[str, dict[str, str], list[tuple[str, str]]]:
+        """The `for ... if ...` clauses of a comprehension, the env inside it, and the values
+        computed once before it: costly parts of a later clause's iterable that read none of
+        the comprehension's variables (`bundles(tradeable(s, c), k)` for each k: `tradeable`
+        once). Wrap the comprehension with `_pre`."""
         inner = dict(env)
         parts = []
-        for f in fors:
+        pre: list[tuple[str, str]] = []
+        bound = {f.args[0] for f in fors}
+        for k, f in enumerate(fors):
             name, iterable, cond = f.args
-            it = self.items(iterable, inner)
+            hoisted = self._invariant(iterable, bound) if k > 0 else []
+            for node in hoisted:
+                py = self.fresh("pre")
+                pre.append((py, self.ex(node, env)))
+                self.prebound[id(node)] = py
+            try:
+                it = self.items(iterable, inner)
+            finally:
+                for node in hoisted:
+                    del self.prebound[id(node)]
             v = self.fresh(name)
             inner[name] = v
             parts.append(f"for {v} in {it}")
             if cond is not None:
                 parts.append(f"if {self.ex(cond, inner)}")
-        return " ".join(parts), inner
+        return " ".join(parts), inner, pre
+
+    def _invariant(self, n: A.Node, bound: set[str]) -> list[A.Node]:
+        """The largest costly subexpressions of `n` (calls of ruleset functions, comprehensions)
+        that read none of the names in `bound` (nor `it`) and are evaluated whenever `n` is."""
+        out: list[A.Node] = []
+
+        def visit(x: Any) -> None:
+            if isinstance(x, tuple):
+                for y in x:
+                    visit(y)
+                return
+            if not isinstance(x, A.Node):
+                return
+            if x.op in _LOOPS or (x.op == "call" and x.args[0] in self.fns):
+                if not any(m.op == "it" or (m.op == "name" and m.args[0] in bound) for m in A.walk(x)):
+                    out.append(x)
+                    return
+            if x.op in ("and_", "or_"):
+                visit(x.args[0])  # the right side is evaluated only sometimes
+            elif x.op in _TRANSPARENT:
+                for a in x.args:
+                    visit(a)
+
+        visit(n)
+        return out
+
+    @staticmethod
+    def _pre(text: str, pre: list[tuple[str, str]]) -> str:
+        if not pre:
+            return text
+        return f"(lambda {', '.join(py for py, _ in pre)}: {text})({', '.join(t for _, t in pre)})"
 
     def ex_list_comp(self, n, env, elem, fors):
-        clause, inner = self._fors(fors, env)
-        return f"[{self.ex(elem, inner)} {clause}]"
+        clause, inner, pre = self._fors(fors, env)
+        return self._pre(f"[{self.ex(elem, inner)} {clause}]", pre)
 
     def ex_map_comp(self, n, env, pair, fors):
-        clause, inner = self._fors(fors, env)
-        return f"{{{self.ex(pair[0], inner)}: {self.ex(pair[1], inner)} {clause}}}"
+        clause, inner, pre = self._fors(fors, env)
+        return self._pre(f"{{{self.ex(pair[0], inner)}: {self.ex(pair[1], inner)} {clause}}}", pre)
 
     def ex_gen_call(self, n, env, fname, elem, fors):
-        clause, inner = self._fors(fors, env)
+        clause, inner, pre = self._fors(fors, env)
         e = self.ex(elem, inner)
         if fname in ("any", "all", "sum"):
-            return f"{fname}({e} {clause})"
+            return self._pre(f"{fname}({e} {clause})", pre)
         if fname == "count":
-            return f"len([1 {clause} if {e}])"
-        return f"FUNCS[{fname!r}](st, [{e} {clause}])"
+            return self._pre(f"len([1 {clause} if {e}])", pre)
+        return self._pre(f"FUNCS[{fname!r}](st, [{e} {clause}])", pre)
 
     def ex_call(self, n, env, name, pos, kw):
         if name in self.fns:
