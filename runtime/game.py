@@ -133,6 +133,93 @@ class Move:
         return cls(d["name"], dict(d.get("args", {})))
 
 
+class _MoveList(list):
+    """The list `Game.legal_moves` returns. A random playout reads one move of dozens, so a
+    `Move` is made only when read: by index (`moves[i]`, `random.choice`), or all of them at
+    the first other use (iteration, comparison, slicing, any change). Until then the list's
+    own storage is empty and `_groups`/`_bindings` say what it holds; from then on it is an
+    ordinary list. Copies and pickles are plain lists."""
+
+    __slots__ = ("_groups", "_bindings", "_made", "_full")
+    _groups: list[_Group]
+    _bindings: list[tuple]
+    _made: list[Move | None]
+    _full: bool
+
+    @classmethod
+    def of(cls, groups: list[_Group], bindings: list[tuple]) -> _MoveList:
+        out = cls()
+        out._groups, out._bindings, out._made, out._full = groups, bindings, [None] * len(bindings), False
+        return out
+
+    def view(self) -> _MoveList:
+        """A new list of the same moves (kept unchanged, never filled: `Game._legal`); moves
+        already made are shared, as a list copy would share them."""
+        out = _MoveList()
+        out._groups, out._bindings, out._made, out._full = self._groups, self._bindings, self._made, False
+        return out
+
+    @property
+    def count_now(self) -> int:
+        return len(self._bindings)
+
+    def _item(self, i: int) -> Move:
+        m = self._made[i]
+        if m is None:
+            m = self._made[i] = _new_move(Move)
+            m._lm = self._groups[i]
+            m.binding = self._bindings[i]
+        return m
+
+    def _fill(self) -> None:
+        if not self._full:
+            self._full = True
+            list.extend(self, [self._item(i) for i in range(len(self._bindings))])
+
+    def __len__(self) -> int:
+        return list.__len__(self) if self._full else len(self._bindings)
+
+    def __getitem__(self, i: Any) -> Any:
+        if self._full or i.__class__ is not int:
+            self._fill()
+            return list.__getitem__(self, i)
+        n = len(self._bindings)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("list index out of range")
+        return self._item(i)
+
+    def __radd__(self, other: Any) -> Any:
+        return other + list(self) if isinstance(other, list) else NotImplemented
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return (list, (list(self),))
+
+    def __copy__(self) -> list[Move]:
+        return list(self)
+
+
+def _filled(name: str) -> Any:
+    base = getattr(list, name)
+
+    def method(self: _MoveList, *args: Any, **kw: Any) -> Any:
+        self._fill()
+        for a in args:  # list's own methods read another list's storage directly
+            if a.__class__ is _MoveList:
+                a._fill()
+        return base(self, *args, **kw)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
+              "__repr__", "__add__", "__mul__", "__rmul__", "__iadd__", "__imul__", "__setitem__", "__delitem__",
+              "append", "extend", "insert", "pop", "remove", "clear", "copy", "count", "index", "reverse", "sort"):
+    setattr(_MoveList, _name, _filled(_name))
+
+
 class _Group:
     """What the moves of one declaration found in one listing share: the move's code, its
     name and the listing (`_Listing`)."""
@@ -485,8 +572,7 @@ class Game:
             return Decision(st.step, (), True)
         if st.actor >= self.seats:
             return Decision(st.step, (), False, True)
-        stuck = not self.legal_moves(st.actor)
-        if stuck:
+        if not self._legal(st.actor).count_now:
             return Decision(st.step, (), False, True)
         key = (st.step, st.actor)
         got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
@@ -497,27 +583,33 @@ class Game:
     def legal_moves(self, seat: int) -> list[Move]:
         """Every legal move of `seat` now (empty when it is not that seat's decision).
 
-        The list is computed once per state version (a new list object each call)."""
+        The moves are found once per state version; each call returns a new list object
+        (`_MoveList`: a list whose `Move` objects are made when first read)."""
         st = self.st
         if st.terminal or seat != st.actor:
             return []
+        return self._legal(seat).view()
+
+    def _legal(self, seat: int) -> _MoveList:
+        """The legal moves of `seat`, the seat to act, found once per state version."""
+        st = self.st
         cached = self._legal_cache
         if cached is not None and cached[0] == st.version and cached[1] is st:
-            return list(cached[2])
+            return cached[2]
         st.steps_left = st.budget
         try:
             moves = self._legal_moves(seat)
         except (BudgetExceeded, RecursionError) as exc:
             raise self._budget_error(exc, getattr(exc, "rule", "") or "legal moves") from None
         self._legal_cache = (st.version, st, moves)
-        return list(moves)
+        return moves
 
-    def _legal_moves(self, seat: int) -> list[Move]:
+    def _legal_moves(self, seat: int) -> _MoveList:
         st = self.st
         plain, otherwise, with_forced = self.prog.step_moves(st.step)
         listing = self._listing = _Listing(st, seat)
-        out: list[Move] = []
-        new = _new_move
+        groups: list[_Group] = []
+        bindings: list[tuple] = []
         for group in (plain, otherwise):
             for mc in group:
                 try:
@@ -527,20 +619,16 @@ class Game:
                     raise
                 if not inst:
                     continue
-                if with_forced and mc.decl.forced and any(not m._lm.mc.decl.forced for m in out):  # type: ignore[union-attr]
-                    out = [m for m in out if m._lm.mc.decl.forced]  # type: ignore[union-attr]
-                elif with_forced and not mc.decl.forced and any(m._lm.mc.decl.forced for m in out):  # type: ignore[union-attr]
+                if with_forced and mc.decl.forced and any(not g.mc.decl.forced for g in groups):
+                    keep = [i for i, g in enumerate(groups) if g.mc.decl.forced]
+                    groups, bindings = [groups[i] for i in keep], [bindings[i] for i in keep]
+                elif with_forced and not mc.decl.forced and any(g.mc.decl.forced for g in groups):
                     continue
-                group = _Group(mc, listing)
-                append = out.append
-                for b in inst:
-                    m = new(Move)
-                    m._lm = group
-                    m.binding = b
-                    append(m)
-            if out:
+                groups += [_Group(mc, listing)] * len(inst)
+                bindings += inst
+            if bindings:
                 break
-        return out
+        return _MoveList.of(groups, bindings)
 
     def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
         """Bindings of `mc`'s parameters that pass its requires; each require is checked as
