@@ -134,6 +134,21 @@ class Gen:
         self.memoised = {f.name for f in rs.fns if not f.params and f.name not in self.recursive
                          and any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))}
         self.generated_procs: set[str] = set()
+        # attributes whose values are always hashable (every declaration of the name is an int,
+        # bool, str, seat or enum field), so they can key a memo
+        scalar = {"int", "bool", "str", "seat"} | set(self.enum_types)
+        decls: dict[str, set[bool]] = {"name": {True}, "kind": {True}}
+        for c in rs.component_types:
+            for f in c.fields:
+                decls.setdefault(f.name, set()).add(f.type.name in scalar and not f.type.args)
+        for e in rs.entity_types:
+            for f in e.fields:
+                decls.setdefault(f.name, set()).add(f.type.name in scalar and not f.type.args)
+            for v in e.vars:  # a per-seat or per-enum variable holds a list or a dict
+                decls.setdefault(v.name, set()).add(v.type.name in scalar and not v.type.args and not v.per_seat and not v.per)
+            for z in e.zones:
+                decls.setdefault(z.name, set()).add(False)
+        self.scalar_attrs = {name for name, ok in decls.items() if ok == {True}}
         # subexpressions computed before the comprehension being generated: id(node) -> local
         self.prebound: dict[int, str] = {}
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
@@ -521,15 +536,24 @@ class Gen:
             marks[k] = (len(lines), indent)
             for cond in groups[k + 1]:
                 text = cond_text(cond, k)
-                tokens = set(_TOKEN.findall(text))
+                full = text  # with the text of the memos it uses, which read binders too
+                texts = {m: t for t, m in hoist.memo.items()}
+                for _ in range(len(texts) + 1):
+                    more = [texts[t] for t in set(_TOKEN.findall(full)) if t in texts and texts[t] not in full]
+                    if not more:
+                        break
+                    full += " " + " ".join(more)
+                tokens = set(_TOKEN.findall(full))
                 read = sorted(j for j, x in enumerate(names) if x in tokens)
-                if (0 < len(read) < k + 1 and all(keyable[j] for j in read)
-                        and not any(t.startswith("h") for t in tokens)):
+                # each binder read is a key part: its value, or the values of the only
+                # attributes read of it (a card's colour, not the card)
+                parts = [_attr_key(full, names[j], self.scalar_attrs) or (names[j] if keyable[j] else None) for j in read]
+                if read and None not in parts and (len(read) < k + 1 or any(p != names[j] for p, j in zip(parts, read))):
                     # loop-invariant in an outer binder (a flag's openness, the same for every
                     # card): computed once per value of the binders it reads
                     cache = f"c{next(self.counter)}"
                     caches.append(cache)
-                    key = names[read[0]] if len(read) == 1 else "(" + "".join(names[j] + ", " for j in read) + ")"
+                    key = parts[0] if len(parts) == 1 else "(" + "".join(f"{p}, " for p in parts) + ")"
                     lines += [f"{indent}r = {cache}.get({key})", f"{indent}if r is None: r = {cache}[{key}] = bool({text})",
                               f"{indent}if not r: continue"]
                 else:
@@ -616,7 +640,12 @@ class Gen:
         retry = "None"
         if name is not None:
             v = self.fresh(name)
-            retry = f"(lambda _st, _env, {v}: {self.ex(cond, {**env, name: v})})"
+            text = self.ex(cond, {**env, name: v})
+            key = _attr_key(text, v, self.scalar_attrs)
+            if key is None:
+                retry = f"(lambda _st, _env, {v}: {text})"
+            else:  # the test reads only attributes of the drawn component: once per their values
+                retry = f"(lambda _st, _env, {v}, _m={{}}: _m[_k] if (_k := {key}) in _m else _m.setdefault(_k, {text}))"
         return [f"{ind}st.draw_random({self.ex(src, env)}, {self.ex(dest, env)}, {retry}, None, {self.const(n.span)})"]
 
     def _target(self, t: A.Node, env: dict[str, str], ind: str) -> tuple[list[str], str, str | None]:
@@ -749,6 +778,20 @@ _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 
 MAX_INLINE_NODES = 40
 MAX_INLINE_DEPTH = 3
+
+
+def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
+    """When generated `text` reads local `py` only as `py.d['attr']` for attributes in
+    `scalar` (hashable values), Python text of a key holding those values; else None."""
+    uses = len(re.findall(rf"\b{py}\b", text))
+    reads = re.findall(rf"\(*\b{py}\b\)*\.d\['(\w+)'\]", text)
+    if not reads or len(reads) != uses or not set(reads) <= scalar:
+        return None
+    reads = [repr(a) for a in reads]
+    attrs_ = sorted(set(reads))
+    if len(attrs_) == 1:
+        return f"{py}.d[{attrs_[0]}]"
+    return "(" + "".join(f"{py}.d[{a}], " for a in attrs_) + ")"
 
 
 def _int_lit(n: A.Node) -> bool:
