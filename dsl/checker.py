@@ -42,6 +42,7 @@ SPECIAL_NAMES = {"actor": "seat", "current": "seat", "step": "step", "seats": "l
 PRECEDENCE_HINT = ("`..` binds more loosely than `++` and `+`: `[0, 0] ++ 2..10` reads `([0, 0] ++ 2)..10`; "
                    "parenthesise the range: `[0, 0] ++ (2..10)`")
 PRIMITIVES = {"int", "bool", "str", "seat", "step", "any"}
+NUMBER_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
 
 
 def elem(t: str) -> str:
@@ -536,6 +537,8 @@ class Checker:
             v = e.args[0]
             if want in ("int", "seat") and v.lstrip("-").isdigit():
                 return f"write the number without quotes: `{v}`"
+            if want in ("int", "seat") and v.lower() in NUMBER_WORDS:
+                return f"write the number in digits, without quotes: `{NUMBER_WORDS.index(v.lower())}`"
             if want == "bool" and v in ("true", "false"):
                 return f"write `{v}` without quotes"
             if want.startswith("enum:") and self.enum_values.get(v) == want[5:]:
@@ -544,6 +547,8 @@ class Checker:
         if narrow:
             return narrow
         collection = got.startswith(("list:", "zone:", "map:"))
+        if want.startswith(("zone:", "zones:", "keyed:")):
+            return "a zone changes by `move`, `draw` and `shuffle`, not by assignment"
         if want == "int" and got == "bool":
             return f"a truth value is not a number: write `if {x} then 1 else 0`"
         if want == "int" and collection:
