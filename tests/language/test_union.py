@@ -80,6 +80,19 @@ def test_a_union_ruleset_checks_clean_and_keeps_its_types(snapshot):
     assert (zones, params) == snapshot
 
 
+@pytest.mark.parametrize("extra", [
+    'move spend(c in hand[actor]) during play require c is tactic else "only tactics" { move c to used }',
+    "move spend(c in hand[actor]) during play { if not (c is troop) { move c to used } }",
+    "move spend(c in hand[actor]) during play { if c is troop and c.value > 2 { move c to line[actor] } elif c is troop { } else { move c to used } }",
+    "fn low(cs: list<troop | tactic>) -> list<troop> = cs where it is troop and .value < 2",
+    "fn bonus(c: troop | tactic) -> int = if not (c is tactic) or c.bonus == 0 then 0 else c.bonus",
+    "fn bonuses(cs: list<troop | tactic>) -> int = sum(c.bonus for c in cs if c is tactic)",
+    "trigger spent when any(c is tactic for c in used) and top(used) is tactic { }",
+], ids=["require", "not", "elif_and", "where", "or_else", "generator", "trigger"])
+def test_narrowing_reaches_each_place_a_test_can_stand(extra):
+    assert dsl.check_text(MIXED + extra + "\n", "mixed.ludex") == []
+
+
 def test_moves_drawn_from_a_mixed_hand_by_type():
     g = Game.from_position(rules(), POSITION)
     moves = {(m.name, m.args["c"]) for m in g.legal_moves(0)}
