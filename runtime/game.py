@@ -477,6 +477,23 @@ class Game:
         fixed = {name for name, _ in prog.consts + prog.component_sets} | {z.name for z in prog.rs.zones}
         st.loose = tuple(name for name in st.g if name not in fixed)
         st.loose_members = {e.name: tuple(f.name for f in e.fields) + tuple(v.name for v in e.vars) for e in prog.rs.entity_types}
+        # what a clone may share (scalars) or copy flat (per-seat lists of scalars): State.clone
+        atoms = {"int", "bool", "str", "seat"} | {e.name for e in prog.rs.enums}
+
+        def scalar(t: Any) -> bool:
+            return t.name in atoms and not t.args
+
+        kinds = [(e.name + ".", e.fields, e.vars) for e in prog.rs.entity_types] + [("", (), prog.rs.vars)]
+        st.scalar_members = frozenset(
+            [k + f.name for k, fields, _ in kinds for f in fields if scalar(f.type)]
+            + [k + v.name for k, _, vars_ in kinds for v in vars_ if scalar(v.type) and not v.per_seat and not v.per])
+        def scalars(t: Any) -> bool:  # a list of scalars
+            return t.name == "list" and len(t.args) == 1 and scalar(t.args[0])
+
+        st.flat_members = frozenset(
+            [k + v.name for k, _, vars_ in kinds for v in vars_
+             if (scalar(v.type) and v.per_seat) or (scalars(v.type) and not v.per_seat and not v.per)]
+            + [k + f.name for k, fields, _ in kinds for f in fields if scalars(f.type)])
 
     def _setup(self) -> None:
         prog, st = self.prog, self.st

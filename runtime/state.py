@@ -64,6 +64,13 @@ class State:
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
         self.loose_members: dict[str, tuple[str, ...]] = {}  # entity kind -> its fields and variables
+        # how `clone` copies `g` and the entities (`_plan`), made at the first clone and shared
+        # by the copies; `scalar_members` names the members always holding an int, bool, str or
+        # enum value, `flat_members` those holding a list of such (per-seat scalar variables),
+        # both as global names and as "kind.member"
+        self.clone_plan: tuple | None = None
+        self.scalar_members: frozenset[str] = frozenset()
+        self.flat_members: frozenset[str] = frozenset()
 
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
@@ -76,8 +83,39 @@ class State:
     def clone(self) -> State:
         """An independent copy for search: zones, variables, entities, marks and the chance
         source's RNG are copied; components, zone references and compiled rules are shared
-        (immutable). Events are immutable, so only the list holding them is copied."""
+        (immutable). Events are immutable, so only the list holding them is copied.
+
+        What a copy takes is planned once per game's tables (`clone_plan`): scalar variables
+        are shared, per-seat scalar lists copied flat, only the rest copied deeply."""
         new = State.__new__(State)
+        d = new.__dict__
+        d.update(self.__dict__)  # the shared and the immutable (atoms, tuples, outcome...)
+        if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
+            return self._clone_all(new)
+        plan = self.clone_plan
+        if plan is None:
+            plan = self.clone_plan = _plan(self)
+        g_flat, g_deep, ent_plans = plan
+        chance = self.chance
+        new.chance = chance.clone() if chance is not None else None  # type: ignore[assignment]
+        new.zones = self.zones.copy()  # zone lists are never changed in place: see move_items
+        new.events = self.events.copy()  # a plain list: a clone's events are not observed
+        new.dirty = self.dirty.copy()
+        new.loc = self.loc.copy()
+        new.marks = self.marks.copy()  # its values are tuples
+        new.fn_memo = [-1, {}]
+        memo: dict[int, Any] = {}
+        new.entities = [_copy_ent(e, memo, ent_plans[e.kind][1], ent_plans[e.kind][0]) for e in self.entities]
+        g = new.g = self.g.copy()
+        for n in g_flat:
+            g[n] = g[n][:]
+        for n in g_deep:
+            x = g[n]
+            if x.__class__ not in _ATOMS:
+                g[n] = _copy(x, memo)
+        return new
+
+    def _clone_all(self, new: State) -> State:
         memo: dict[int, Any] = {}
         d = new.__dict__
         for k, v in self.__dict__.items():
@@ -317,7 +355,23 @@ class State:
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
-_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members"))
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
+                     "clone_plan", "scalar_members", "flat_members"))
+_STATE_FIELDS = len(State(1, {}, None).__dict__)
+
+
+def _plan(st: State) -> tuple:
+    """How to copy `st`'s loose globals and entities: (globals to copy flat, globals to copy
+    deeply, {entity kind: (members to copy flat, members to copy deeply)})."""
+    flat, scalar = st.flat_members, st.scalar_members
+    g_flat = tuple(n for n in st.loose if n in flat)
+    g_deep = tuple(n for n in st.loose if n not in flat and n not in scalar)
+    ents = {kind: (tuple(m for m in members if f"{kind}.{m}" in flat),
+                   tuple(m for m in members if f"{kind}.{m}" not in flat and f"{kind}.{m}" not in scalar))
+            for kind, members in st.loose_members.items()}
+    return g_flat, g_deep, ents
+
+
 _ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event))
 
 
@@ -341,15 +395,18 @@ def _copy(v: Any, memo: dict[int, Any]) -> Any:
     raise TypeError(f"cannot copy a {cls.__name__} in a game state")
 
 
-def _copy_ent(v: Ent, memo: dict[int, Any], loose: tuple[str, ...] | None) -> Ent:
-    """A copy of entity `v` (once per clone: `memo`); only the members named in `loose` (its
-    fields and variables; None: every member) can hold something to copy, the others are shared."""
+def _copy_ent(v: Ent, memo: dict[int, Any], loose: tuple[str, ...] | None, flat: tuple[str, ...] = ()) -> Ent:
+    """A copy of entity `v` (once per clone: `memo`); only the members named in `loose` (None:
+    every member) can hold something to copy deeply, those in `flat` are lists of scalars
+    (copied flat), the others are shared."""
     e = memo.get(id(v))
     if e is not None:
         return e
     e = memo[id(v)] = Ent.__new__(Ent)
     e.kind, e.index, e.name, e.alive, e.set_names = v.kind, v.index, v.name, v.alive, v.set_names
     e.d = d = v.d.copy()
+    for k in flat:
+        d[k] = d[k][:]
     for k in d if loose is None else loose:
         x = d[k]
         if x.__class__ not in _ATOMS:
