@@ -134,6 +134,9 @@ class Gen:
         self.memoised = {f.name for f in rs.fns if not f.params and f.name not in self.recursive
                          and any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))}
         self.generated_procs: set[str] = set()
+        # every name some trigger's condition reads (None: unknown); a change to another name is
+        # not marked in `State.dirty`, which only the triggers read
+        self.trigger_deps: frozenset[str] | None = None
         # attributes whose values are always hashable (every declaration of the name is an int,
         # bool, str, seat or enum field), so they can key a memo
         scalar = {"int", "bool", "str", "seat"} | set(self.enum_types)
@@ -483,6 +486,8 @@ class Gen:
             return f"len([1 for {v} in {self.items(src, env)} if {self._guarded(cond, {**env, '$it': v})}])"
         if name in ("size", "count", "len") and len(pos) == 1:
             return f"len({self.items(pos[0], env)})"
+        if name == "has_mark" and len(pos) == 2:
+            return f"({self.ex(pos[1], env)} in st.marks.get({self.ex(pos[0], env)}.id, ()))"
         if name in B.FUNCS:
             return f"FUNCS[{name!r}](st" + "".join(", " + self.ex(a, env) for a in pos) + ")"
         raise CodegenError(f"unknown function {name}")
@@ -672,7 +677,8 @@ class Gen:
         if changed is None:
             return lines + [f"{ind}{target} = {value}"]
         v = self.fresh("v")
-        return lines + [f"{ind}{v} = {value}", f"{ind}st.version += 1", f"{ind}st.dirty.add({changed!r})", f"{ind}{target} = {v}"]
+        mark = [] if self.trigger_deps is not None and changed not in self.trigger_deps else [f"{ind}st.dirty.add({changed!r})"]
+        return lines + [f"{ind}{v} = {value}", f"{ind}st.version += 1", *mark, f"{ind}{target} = {v}"]
 
     def st_assign_stmt(self, n, env, ind, target, op, value):
         lines, tgt, changed = self._target(target, env, ind)
@@ -861,11 +867,12 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
 
 
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
-                   triggers: list[A.TriggerDecl]) -> dict[str, Any]:
+                   triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None) -> dict[str, Any]:
     """Generate and exec the module of a ruleset. Returns its namespace: `F_<fn>`, `M_<i>`
     (the i-th move's search, `f(st, first_only) -> [binding tuple]`), `T_<i>` (the i-th
     trigger's search; its last group holds the condition). Raises CodegenError."""
     gen = Gen(rs)
+    gen.trigger_deps = trigger_deps
     src = [gen.fn_source(f) for f in rs.fns]
     for i, (m, groups) in enumerate(moves):
         src.append(gen.search_source(f"M_{i}", m.params, groups, False))

@@ -96,19 +96,17 @@ class MoveCode:
     # generated legal-move search `f(st, first_only) -> [bound tuple]` (runtime.codegen), or None
     search: Any = None
     run: Any = None  # generated body `f(st, trig, *binding)` (runtime.codegen), or None: the closures
+    name: str = attrs.field(init=False)  # the move's name
     names: tuple[str, ...] = attrs.field(init=False)  # the parameters' names, in order
     rule: str = attrs.field(init=False)  # "move <name>", as events name it
     source: str = attrs.field(init=False)  # "file:line" of the declaration
 
     def __attrs_post_init__(self) -> None:
+        self.name = self.decl.name
         self.names = tuple(b[0] for b in self.binders)
         self.rule = f"move {self.decl.name}"
         span = self.decl.span
         self.source = f"{span.file}:{span.line}" if span is not None else ""
-
-    @property
-    def name(self) -> str:
-        return self.decl.name
 
 
 @attrs.define
@@ -162,8 +160,14 @@ class Program:
     resolved_options: dict[tuple, dict[str, Any]] = attrs.field(factory=dict)
     trigger_deps: frozenset[str] = attrs.field(init=False)  # everything some trigger reads
 
+    # of the names a move or a turn change marks as changed, those some trigger reads
+    ply_dirty: tuple[str, ...] = attrs.field(init=False)
+    flow_dirty: tuple[str, ...] = attrs.field(init=False)
+
     def __attrs_post_init__(self) -> None:
         self.trigger_deps = frozenset().union(*(t.deps for t in self.triggers))
+        self.ply_dirty = tuple(n for n in ("ply",) if n in self.trigger_deps)
+        self.flow_dirty = tuple(n for n in ("step", "actor", "current") if n in self.trigger_deps)
 
     def step_moves(self, step: str) -> tuple[list[MoveCode], list[MoveCode], bool]:
         """The moves of `step`: the plain ones (`forced` included), the `otherwise` ones (legal
@@ -280,7 +284,8 @@ class Compiler:
             return
         try:
             ns = codegen.compile_module(
-                self.rs, [(m.decl, [[r.cond for _c, _r, r in g] for g in m.requires]) for m in moves], [t.decl for t in triggers]
+                self.rs, [(m.decl, [[r.cond for _c, _r, r in g] for g in m.requires]) for m in moves], [t.decl for t in triggers],
+                frozenset().union(*(t.deps for t in triggers)),
             )
         except codegen.CodegenError:
             return
