@@ -71,6 +71,25 @@ def bundles(st, avail: dict, n: int) -> list[dict]:
     """Every way to take `n` units from the counts in `avail` ({key: count}), as {key: taken}
     maps without zero entries, in a stable order. `bundles({a: 2, b: 1}, 2)` is
     `[{a: 2}, {a: 1, b: 1}]`; `n == 0` gives `[{}]`; not enough units gives `[]`."""
+    try:
+        key: tuple | None = (tuple(avail.items()), n)
+        shapes = _BUNDLES.get(key)  # type: ignore[arg-type]
+    except TypeError:  # unhashable keys or counts
+        key, shapes = None, None
+    if shapes is None:
+        shapes = _bundle_shapes(avail, n)
+        if key is not None:
+            if len(_BUNDLES) >= 4096:
+                _BUNDLES.clear()
+            _BUNDLES[key] = shapes
+    return [dict(s) for s in shapes]  # new dicts each time: a rule may keep and change one
+
+
+# (avail items, n) -> the bundles as tuples of (key, taken): a claim lists the same few often
+_BUNDLES: dict[tuple, tuple[tuple, ...]] = {}
+
+
+def _bundle_shapes(avail: dict, n: int) -> tuple[tuple, ...]:
     keys = [k for k in avail if avail[k] > 0]
     out: list[dict] = []
 
@@ -88,7 +107,7 @@ def bundles(st, avail: dict, n: int) -> list[dict]:
             acc.pop(k, None)
 
     rec(0, n, {})
-    return out
+    return tuple(tuple(b.items()) for b in out)
 
 
 def _argbest(st, m, pick):
