@@ -7,7 +7,7 @@ the brute force stays small; the positions need not be reachable in play, only w
 from __future__ import annotations
 
 from bl_helpers import COLOURS, MORALE, TROOPS, could_beat, flag, parse, put, ruleset, strength
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from runtime import Game
@@ -17,9 +17,10 @@ WILD = sorted(MORALE)
 
 
 @st.composite
-def positions(draw: st.DrawFn) -> dict:
+def positions(draw: st.DrawFn, one_wild_opposite: bool = False) -> dict:
     """Flag 1: seat 0's complete side, seat 1's side (complete or not), Mud and Fog, the unseen
-    troops (the rest lie on seat 0's discard pile)."""
+    troops (the rest lie on seat 0's discard pile). `one_wild_opposite`: seat 1's side is
+    incomplete and holds exactly one morale card, seat 0's none."""
     mud, fog = draw(st.booleans()), draw(st.booleans())
     need = 4 if mud else 3
     # a few colours and a band of values, so that runs, sets and colours are common among the few
@@ -31,9 +32,11 @@ def positions(draw: st.DrawFn) -> dict:
     wild = draw(st.lists(st.sampled_from(WILD), max_size=2, unique=True))
     mine_wild = wild[: draw(st.integers(0, len(wild)))]
     theirs_wild = [w for w in wild if w not in mine_wild]
+    if one_wild_opposite:
+        mine_wild, theirs_wild = [], [draw(st.sampled_from(WILD))]
     mine = mine_wild[:need] + troops[: need - len(mine_wild[:need])]
     rest = troops[need - len(mine_wild[:need]):]
-    k = draw(st.integers(0, need))
+    k = draw(st.integers(1, need - 1)) if one_wild_opposite else draw(st.integers(0, need))
     theirs_wild = theirs_wild[:k]
     theirs = theirs_wild + rest[: k - len(theirs_wild)]
     rest = rest[k - len(theirs_wild):]
@@ -85,3 +88,14 @@ def test_strength_agrees_with_every_choice_of_the_morale_cards(p: dict) -> None:
         if cards:
             got = ruleset_fn(g.st, "strength")([comps[c] for c in cards], p["fog"])
             assert got == strength(cards, p["fog"]), cards
+
+
+@settings(max_examples=150, deadline=None)
+@given(p=positions(one_wild_opposite=True))
+# a Leader beside blue-5 with blue-6 unseen is a blue wedge: the card takes the troop's colour
+@example(p={"mud": False, "fog": False, "need": 3, "mine": ["red-1", "red-2", "red-4"], "theirs": ["alexander", "blue-5"],
+            "unseen": ["blue-6"], "table": [t for t in TROOPS if t not in ("red-1", "red-2", "red-4", "blue-5", "blue-6")],
+            "first": 0})
+def test_provable_against_one_morale_card_agrees_with_brute_force(p: dict) -> None:
+    g = build(p)
+    assert ruleset_fn(g.st, "provable")(flag(g, 1), 0) is brute_provable(p)
