@@ -584,7 +584,9 @@ class Checker:
     def expect_zone(self, e: A.Node, scope: dict[str, str]) -> str:
         t = self.expr(e, scope)
         if t.startswith("zones:"):
-            self.rep.error(e.span, f"this zone has one part per seat: index it with a seat, e.g. `{_source(e) if e.op in ('name', 'attr') else 'hand'}[actor]`")
+            zone = _source(e) if e.op in ("name", "attr") else "hand"
+            self.rep.error(e.span, "this zone has one part per seat: index it with a seat",
+                           f"`{zone}[actor]` for the seat acting, `{zone}[s]` for a seat s")
         elif t.startswith("keyed:"):
             key = t[6:].split("|", 1)[0]
             self.rep.error(e.span, f"this zone has one part per {key}: index it with a {key}, e.g. `{e.args[0] if e.op == 'name' else 'zone'}[...]`",

@@ -239,7 +239,7 @@ def test_checker_reports_what_would_fail_at_run_time(text):
     (edit("score[actor] += points(c)", "score[actor] += points(c, c)"), (30, 19), "'points' takes 1 argument(s), 2 given",
      "it is declared `points(c: card)`"),
     (edit("move c to pile\n", "move c to hand\n"), (29, 13),
-     "this zone has one part per seat: index it with a seat, e.g. `hand[actor]`", ""),
+     "this zone has one part per seat: index it with a seat", "`hand[actor]` for the seat acting, `hand[s]` for a seat s"),
     (MINI + '\nmove take() during plya "x" { }\n', (40, 6), "unknown step 'plya'", "did you mean 'play'?"),
     (edit("shuffle deck", "shuffle 3"), (19, 11), "type mismatch: expected a zone, found a number",
      "the zones are deck, hand, pile"),

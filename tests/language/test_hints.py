@@ -63,7 +63,7 @@ CASES = [
     ("move c to pile", "move c to pile\n  turn red", "a seat is `actor`, `current`, `next(s)`, `other(s)`, one of `seats`, or a number"),
     ("move c to pile", "move c to pile\n  for i in option.target { }", "go through a range: `1..option.target`"),
     ("var last: card? = none", "var last: card? = none\nenum shade { red }", "enum values share one namespace: rename one of them"),
-    ("zone pile: card public", "zone pile: per seat card public", ""),
+    ("zone pile: card public", "zone pile: per seat card public", "`pile[actor]` for the seat acting, `pile[s]` for a seat s"),
 ]
 
 
@@ -73,7 +73,7 @@ def test_a_diagnostic_with_a_likely_fix_says_it(old, new, hint, snapshot):
     with pytest.raises(RulesetError) as exc:
         load_from_sources((("hints.ludex", BASE.replace(old, new, 1)),))
     d = exc.value.diagnostics[0]
-    assert d.hint == hint, str(d)  # "": the message itself says what to write
+    assert d.hint == hint, str(d)
     assert str(d) == snapshot
 
 
