@@ -473,6 +473,8 @@ class Game:
         shown = {name for d in prog.rs.spectators for name in d.zones}
         for zr in st.zone_refs:
             zr.spectators = zr.decl_name in shown
+            zr.watched = zr.decl_name in prog.trigger_deps  # else no trigger needs to hear of a change
+        st.marks_watched = not prog.trigger_deps.isdisjoint(("marks", "has_mark"))
         # constants, component sets and zones never change: a clone copies only the rest
         fixed = {name for name, _ in prog.consts + prog.component_sets} | {z.name for z in prog.rs.zones}
         st.loose = tuple(name for name in st.g if name not in fixed)

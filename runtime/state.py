@@ -56,6 +56,7 @@ class State:
         self._kinds: dict[str, str] = {}
         # names changed since triggers were last checked ("*" = everything): see Game._triggers
         self.dirty: set[str] = {"*"}
+        self.marks_watched = True  # some trigger reads marks: a change is marked in `dirty`
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
         # [version, {name: value}]: memoised functions of the state alone (runtime.codegen), valid
         # while the version stays
@@ -205,12 +206,15 @@ class State:
             if mode == "end" and src != d:  # the common case, one component to the end of another zone
                 self.version += 1
                 dirty = self.dirty
-                dirty.add(dest.decl_name)
+                if dest.watched:
+                    dirty.add(dest.decl_name)
                 if src is not None:
                     rest = zones[src][:]
                     rest.remove(what)
                     zones[src] = rest
-                    dirty.add(self.zone_refs[src].decl_name)
+                    z = self.zone_refs[src]
+                    if z.watched:
+                        dirty.add(z.decl_name)
                 zones[d] = zones[d] + [what]
                 loc[what.id] = d
                 return
@@ -221,7 +225,8 @@ class State:
             items = list(what)
         self.version += 1  # every change bumps the version: cached legal moves go stale
         dirty = self.dirty
-        dirty.add(dest.decl_name)
+        if dest.watched:
+            dirty.add(dest.decl_name)
         d = dest.idx
         target = zones[d] = zones[d][:]
         copied = [d]
@@ -231,7 +236,8 @@ class State:
                 if src not in copied:
                     zones[src] = zones[src][:]
                     copied.append(src)
-                    dirty.add(self.zone_refs[src].decl_name)
+                    if self.zone_refs[src].watched:
+                        dirty.add(self.zone_refs[src].decl_name)
                 zones[src].remove(c)
             if mode == "top":
                 target.insert(k, c)
@@ -250,7 +256,8 @@ class State:
         by_name = {c.name: c for c in items}
         self.zones[z.idx] = [by_name[n] for n in order]
         self.version += 1
-        self.dirty.add(z.decl_name)
+        if z.watched:
+            self.dirty.add(z.decl_name)
         self.record_chance("shuffle", z, order, span)
 
     def draw(self, n: int, src: ZoneRef, dest: ZoneRef, refill: ZoneRef | None, span: Any) -> None:
@@ -345,12 +352,14 @@ class State:
 
     def mark(self, c: Comp, value: Any) -> None:
         self.version += 1
-        self.dirty.update(("marks", "has_mark"))
+        if self.marks_watched:
+            self.dirty.update(("marks", "has_mark"))
         self.marks[c.id] = self.marks.get(c.id, ()) + (value,)  # tuples: a clone shares them
 
     def unmark(self, c: Comp) -> None:
         self.version += 1
-        self.dirty.update(("marks", "has_mark"))
+        if self.marks_watched:
+            self.dirty.update(("marks", "has_mark"))
         self.marks.pop(c.id, None)
 
 

@@ -46,7 +46,7 @@ class ZoneRef:
     """One zone instance: `idx` into `State.zones`, its display `key` (e.g. `hand[1]`,
     `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
 
-    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators")
+    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched")
 
     def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
         self.idx = idx
@@ -57,6 +57,7 @@ class ZoneRef:
         self.ordered = ordered
         self.decl_name = decl_name
         self.spectators = False  # `spectators see` this zone's declaration
+        self.watched = True  # some trigger reads it: a change is marked in `State.dirty`
 
     def visible_to(self, viewer: int | None) -> bool:
         """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count.
