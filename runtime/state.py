@@ -96,7 +96,7 @@ class State:
         plan = self.clone_plan
         if plan is None:
             plan = self.clone_plan = _plan(self)
-        g_flat, g_deep, ent_plans = plan
+        g_flat, g_ents, g_deep, ent_plans = plan
         chance = self.chance
         new.chance = chance.clone() if chance is not None else None  # type: ignore[assignment]
         new.zones = self.zones.copy()  # zone lists are never changed in place: see move_items
@@ -110,6 +110,8 @@ class State:
         g = new.g = self.g.copy()
         for n in g_flat:
             g[n] = g[n][:]
+        for n in g_ents:  # an entity set: its entities' copies, made above
+            g[n] = [memo[id(e)] for e in g[n]]
         for n in g_deep:
             x = g[n]
             if x.__class__ not in _ATOMS:
@@ -370,15 +372,17 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
-    """How to copy `st`'s loose globals and entities: (globals to copy flat, globals to copy
-    deeply, {entity kind: (members to copy flat, members to copy deeply)})."""
+    """How to copy `st`'s loose globals and entities: (globals to copy flat, entity sets,
+    globals to copy deeply, {entity kind: (members to copy flat, members to copy deeply)})."""
     flat, scalar = st.flat_members, st.scalar_members
+    sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
-    g_deep = tuple(n for n in st.loose if n not in flat and n not in scalar)
+    g_ents = tuple(n for n in st.loose if n in sets)
+    g_deep = tuple(n for n in st.loose if n not in flat and n not in scalar and n not in sets)
     ents = {kind: (tuple(m for m in members if f"{kind}.{m}" in flat),
                    tuple(m for m in members if f"{kind}.{m}" not in flat and f"{kind}.{m}" not in scalar))
             for kind, members in st.loose_members.items()}
-    return g_flat, g_deep, ents
+    return g_flat, g_ents, g_deep, ents
 
 
 _ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event))
