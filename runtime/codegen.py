@@ -558,9 +558,15 @@ class Gen:
                     # card): computed once per value of the binders it reads
                     cache = f"c{next(self.counter)}"
                     caches.append(cache)
-                    key = parts[0] if len(parts) == 1 else "(" + "".join(f"{p}, " for p in parts) + ")"
+                    if len(parts) == 1:
+                        key = parts[0]
+                    else:  # the tuple built once, whether the memo has it or not
+                        lines.append(f"{indent}rk = (" + "".join(f"{p}, " for p in parts) + ")")
+                        key = "rk"
                     lines += [f"{indent}r = {cache}.get({key})", f"{indent}if r is None: r = {cache}[{key}] = bool({text})",
                               f"{indent}if not r: continue"]
+                elif text in ("True", "(True)"):
+                    pass  # a require that always holds (`true`) tests nothing
                 else:
                     lines.append(f"{indent}if not ({text}): continue")
         tup = "(" + "".join(x + ", " for x in names) + ")"
@@ -593,8 +599,8 @@ class Gen:
         lines: list[str] = []
         for n in stmts:
             lines += self.stmt(n, env, "    ")
-            if trig:
-                lines.append("    trig()")
+            if trig:  # `Game._triggers` returns at once when nothing changed: skip the call then
+                lines.append("    if st.dirty: trig()")
         if trig and not stmts:
             lines.append("    trig()")
         text = "\n".join(lines) or "    pass"

@@ -49,6 +49,28 @@ class Event:
     seen_by: list[int] | None = None
 
 
+def _positional_builder() -> Callable[..., Event]:
+    """`Event(...)` with all thirteen fields given positionally, in field order, without going
+    through attrs' frozen `__init__` (one `object.__setattr__` call per field): the slots are
+    filled through their descriptors. The result is an ordinary `Event`, equal to the one
+    `Event(...)` builds from the same values; only the engine's hot paths use it."""
+    names = [a.name for a in attrs.fields(Event)]
+    (s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12) = [getattr(Event, n).__set__ for n in names]
+    new = object.__new__
+
+    def build(ply: int, kind: str, rule: str, source: str, seat: int | None, move: str | None, args: dict[str, Any],
+              refs: dict[str, str], hidden_from: dict[str, list[int]], node: str | None, zone: str | None,
+              outcome: list[str], seen_by: list[int] | None) -> Event:
+        e = new(Event)
+        s0(e, ply), s1(e, kind), s2(e, rule), s3(e, source), s4(e, seat), s5(e, move), s6(e, args)
+        s7(e, refs), s8(e, hidden_from), s9(e, node), s10(e, zone), s11(e, outcome), s12(e, seen_by)
+        return e
+
+    return build
+
+
+new_event = _positional_builder()
+
 # The empty `args`/`refs`/`hidden_from` of most events, shared (events are never changed):
 # a service keeps every live game's events, and thousands of empty dicts add up.
 NO_ARGS: dict[str, Any] = {}

@@ -27,7 +27,7 @@ from runtime import views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import NO_ARGS, NO_OUTCOME, Event, EventLog
+from runtime.events import NO_ARGS, NO_OUTCOME, Event, EventLog, new_event
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -854,9 +854,9 @@ class Game:
         st.dirty.update(self.prog.ply_dirty)  # a change no trigger reads is not marked
         st.flow = None
         st.rule = mc.rule
-        # positional (the field order of Event): the fastest way to build one
-        st.events.append(Event(len(st.events), "move", mc.rule, mc.source, seat, mc.name, args, refs, hidden, None, None,
-                               NO_OUTCOME, None))
+        # positional (the field order of Event), past attrs' frozen __init__: the fastest way to build one
+        st.events.append(new_event(len(st.events), "move", mc.rule, mc.source, seat, mc.name, args, refs, hidden, None, None,
+                                   NO_OUTCOME, None))
         try:
             if mc.run is not None:
                 try:

@@ -12,7 +12,7 @@ from typing import Any
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceNode, ChanceSource
-from runtime.events import NO_ARGS, Event, EventLog, about_to_record
+from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
 
@@ -304,8 +304,8 @@ class State:
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
         seen = None if z.visibility == "public" else self.seen(z)
-        self.events.append(Event(len(self.events), "chance", self.rule, _src(span), args=NO_ARGS, refs=NO_ARGS,
-                                 hidden_from=NO_ARGS, node=node, zone=z.key, outcome=list(outcome), seen_by=seen))
+        self.events.append(new_event(len(self.events), "chance", self.rule, _src(span), None, None, NO_ARGS, NO_ARGS,
+                                     NO_ARGS, node, z.key, list(outcome), seen))
 
     def seen(self, z: ZoneRef) -> list[int]:
         """The seats that see `z`'s contents (one shared list per zone: events keep it)."""
