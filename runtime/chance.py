@@ -126,6 +126,13 @@ class ChanceSource:
                 self._rng = own
         return self._rng
 
+    @property
+    def free(self) -> bool:
+        """Whether the next outcome comes straight from the RNG, unchecked: nothing given, not
+        strict, not verifying. A caller may then draw from `rng` itself, as `shuffle` and
+        `pick` would (the same calls, so the same stream), without labelling the node."""
+        return not self.given and not self.strict and not self.verify
+
     def _take(self, at: ChanceNode, ply: int) -> Given | None:
         """The next given outcome for `at` (None: use the RNG); checks its label."""
         if not self.given:

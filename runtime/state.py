@@ -254,9 +254,15 @@ class State:
         if len(items) < 2:
             return
         about_to_record(self.events)
-        order = self.chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
-        by_name = {c.name: c for c in items}
-        self.zones[z.idx] = [by_name[n] for n in order]
+        chance = self.chance
+        if chance.free:  # the components shuffled as `ChanceSource.shuffle` shuffles their names
+            self.zones[z.idx] = items = items[:]
+            chance.rng.shuffle(items)
+            order = [c.name for c in items]
+        else:
+            order = chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
+            by_name = {c.name: c for c in items}
+            self.zones[z.idx] = [by_name[n] for n in order]
         self.version += 1
         if z.watched:
             self.dirty.add(z.decl_name)
@@ -294,7 +300,11 @@ class State:
             return
         names = sorted({c.name for c in cands})
         about_to_record(self.events)
-        drawn = self.chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
+        chance = self.chance
+        if chance.free:  # as `ChanceSource.pick` draws
+            drawn = [names[chance.rng.randrange(len(names))]]
+        else:
+            drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
         comp = next(c for c in cands if c.name == drawn[-1])
         self.move_items(comp, dest)
         self.record_chance("draw", dest, drawn, span)
