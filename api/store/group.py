@@ -1,5 +1,6 @@
-"""Group appends on PostgreSQL: appends to different games that arrive together share one
-statement, so one transaction, one round trip and one WAL flush.
+"""Group appends: appends to different games that arrive together share one statement, so one
+transaction, one round trip and one WAL flush on PostgreSQL; on SQLite (`run` given by the store,
+one group at a time) one transaction and one fsync.
 
 Each append is still all or nothing on its own: the statement moves every game's version with
 its own compare-and-set (`UPDATE ... WHERE version = expected`) and inserts a game's events only
@@ -63,8 +64,16 @@ class GroupAppender:
     """Sends concurrent appends in groups (see the module docstring). `connection()` gives a
     pooled psycopg connection in autocommit, as a context manager."""
 
-    def __init__(self, connection: Callable[[], ContextManager[Any]], max_in_flight: int = 4) -> None:
+    def __init__(
+        self,
+        connection: Callable[[], ContextManager[Any]],
+        max_in_flight: int = 4,
+        run: Callable[[list[PendingAppend]], set[str]] | None = None,
+    ) -> None:
         self._connection = connection
+        # Commits a group, answering the ids of the games it moved: PostgreSQL's statement, or
+        # another database's (SQLite's, from api/store/store.py).
+        self._commit = run if run is not None else self._run
         self._max_in_flight = max_in_flight
         self._lock = threading.Lock()
         self._queue: list[PendingAppend] = []
@@ -120,14 +129,14 @@ class GroupAppender:
         """Run the group's statement and answer each append in it (also the sender's own); the
         caller wakes the appends' threads."""
         try:
-            moved = self._run(group)
+            moved = self._commit(group)
         except Exception as exc:
             if len(group) == 1:
                 group[0].error = exc
                 return
             for p in group:  # each alone, for answers of its own
                 try:
-                    p.moved = p.game_id in self._run([p])
+                    p.moved = p.game_id in self._commit([p])
                 except Exception as alone:
                     p.error = alone
                 p.ready.set()
@@ -136,6 +145,7 @@ class GroupAppender:
             p.moved = p.game_id in moved
 
     def _run(self, group: list[PendingAppend]) -> set[str]:
+        """Commit `group` in one statement (PostgreSQL); the ids of the games it moved."""
         # In game id order, so that two groups sharing games lock their rows in the same order.
         group = sorted(group, key=lambda p: p.game_id)
         rows = [(p.game_id, *row) for p in group for row in p.rows]

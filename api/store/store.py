@@ -181,7 +181,10 @@ class EventStore:
         # this process's writers on a lock instead keeps latency flat under load. PostgreSQL
         # locks rows itself, so there the lock is a no-op.
         self._changes = ChangeSender(url)  # PostgreSQL only; its thread starts with the first append
-        self._groups = GroupAppender(self._autocommit)  # PostgreSQL only
+        # Appends of different games made together share one statement and commit (group.py);
+        # on SQLite, one group at a time, each in one transaction and one fsync.
+        self._groups = (GroupAppender(self._autocommit) if self.dialect != "sqlite"
+                        else GroupAppender(self._write_transaction, max_in_flight=1, run=self._run_sqlite_group))
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if self.dialect == "sqlite" else contextlib.nullcontext()
         )
@@ -261,45 +264,10 @@ class EventStore:
         """
         if not new_events:
             return []
-        if self.dialect == "postgresql":
-            return self._append_postgresql(game_id, expected_version, new_events, finished, prev_hash, log_format)
-        params = {"gid": game_id, "expected": expected_version, "new_version": expected_version + len(new_events)}
-        try:
-            with self._write_lock, self.engine.begin() as conn:
-                cas = conn.execute(_FINISH if finished else _ADVANCE, params)
-                if cas.rowcount != 1:
-                    actual = conn.execute(_VERSION, {"gid": game_id}).scalar_one_or_none()
-                    if actual is None:
-                        raise GameNotFound(game_id)
-                    raise VersionConflict(game_id, expected_version, actual)
-                if prev_hash is None:
-                    prev_hash = conn.execute(_HASH_AT, {"gid": game_id, "v": expected_version}).scalar_one()
-                chained = _chain(game_id, expected_version, prev_hash, new_events, log_format)
-                conn.execute(events.insert(), [_row(e, text) for e, text in chained])
-        except IntegrityError as exc:
-            raise VersionConflict(game_id, expected_version, None) from exc
-        return [e for e, _ in chained]
-
-    def _append_postgresql(
-        self,
-        game_id: str,
-        expected_version: int,
-        new_events: Sequence[tuple[str, dict[str, Any]]],
-        finished: bool,
-        prev_hash: str | None,
-        log_format: str,
-    ) -> list[StoredEvent]:
-        """`append` on PostgreSQL: one statement, one round trip, shared with the appends to other
-        games made at the same time (api/store/group.py), on the psycopg connection itself
-        (SQLAlchemy's statement layer cost more CPU than the rest)."""
         if prev_hash is None:
             # Events never change: the hash of event `expected_version` read now is still the
             # head's if the compare-and-set passes.
-            with self._autocommit() as conn:
-                row = conn.execute(_PG_HASH_AT, (game_id, expected_version), prepare=True).fetchone()
-            if row is None:
-                self._refuse(game_id, expected_version)
-            prev_hash = row[0]
+            prev_hash = self._hash_at(game_id, expected_version)
         chained = _chain(game_id, expected_version, prev_hash, new_events, log_format)
         pending = PendingAppend(game_id, expected_version, finished,
                                 [(e.version, e.kind, text, e.prev_hash, e.hash) for e, text in chained])
@@ -309,8 +277,50 @@ class EventStore:
             raise VersionConflict(game_id, expected_version, None) from exc
         if not moved:
             self._refuse(game_id, expected_version)
-        self._changes.send(game_id)
+        if self.dialect == "postgresql":
+            self._changes.send(game_id)
         return [e for e, _ in chained]
+
+    def _hash_at(self, game_id: str, version: int) -> str:
+        """The hash of event `version`; raises GameNotFound or VersionConflict when the stream
+        has no such event."""
+        if self.dialect == "postgresql":
+            # On the psycopg connection itself (SQLAlchemy's statement layer cost more CPU than
+            # the rest).
+            with self._autocommit() as pg:
+                row = pg.execute(_PG_HASH_AT, (game_id, version), prepare=True).fetchone()
+        else:
+            with self.engine.connect() as conn:
+                row = conn.execute(_HASH_AT, {"gid": game_id, "v": version}).one_or_none()
+        if row is None:
+            self._refuse(game_id, version)
+        return str(row[0])
+
+    @contextlib.contextmanager
+    def _write_transaction(self) -> Iterator[sa.Connection]:
+        """A SQLite write transaction, taken after this process's other writers (see __init__)."""
+        with self._write_lock, self.engine.begin() as conn:
+            yield conn
+
+    def _run_sqlite_group(self, group: list[PendingAppend]) -> set[str]:
+        """A group of appends in one SQLite transaction, so one commit and one fsync: each game
+        its own compare-and-set, its events inserted only if its row moved. Answers the ids of
+        the games moved."""
+        moved: set[str] = set()
+        rows: list[dict[str, Any]] = []
+        now = _now()
+        with self._write_transaction() as conn:
+            for p in group:
+                params = {"gid": p.game_id, "expected": p.expected, "new_version": p.expected + len(p.rows)}
+                if conn.execute(_FINISH if p.finished else _ADVANCE, params).rowcount != 1:
+                    continue
+                moved.add(p.game_id)
+                rows.extend({"game_id": p.game_id, "version": v, "kind": kind, "body": body,
+                             "prev_hash": prev, "hash": h, "recorded_at": now}
+                            for v, kind, body, prev, h in p.rows)
+            if rows:
+                conn.execute(events.insert(), rows)
+        return moved
 
     @contextlib.contextmanager
     def _autocommit(self) -> Iterator[psycopg.Connection[Any]]:

@@ -1,11 +1,13 @@
-"""Group appends (api/store/group.py): concurrent appends to different games share a statement,
-yet each gets its own answer, all or nothing; on PostgreSQL, races still have one winner."""
+"""Group appends (api/store/group.py): concurrent appends to different games share a statement
+(PostgreSQL) or a transaction (SQLite), yet each gets its own answer, all or nothing; races
+still have one winner."""
 
 from __future__ import annotations
 
 import threading
 
 import pytest
+import sqlalchemy as sa
 
 from api.store import EventStore, VersionConflict, first_broken_link
 from api.store.group import GroupAppender, PendingAppend
@@ -72,8 +74,8 @@ def test_appends_that_wait_go_together_and_each_gets_its_own_answer():
     assert answers == {"first": True, "a": True, "stale": False, "bad": "group ['bad'] failed"}
 
 
-def test_concurrent_appends_to_many_games_with_races_on_postgresql(pg_url):
-    store = EventStore(pg_url)
+def test_concurrent_appends_to_many_games_with_races(db_url):
+    store = EventStore(db_url)
     try:
         games = [f"g-{i}" for i in range(12)]
         for g in games:
@@ -106,13 +108,47 @@ def test_concurrent_appends_to_many_games_with_races_on_postgresql(pg_url):
 
 
 @pytest.mark.parametrize("finished", [False, True])
-def test_a_grouped_append_sets_finished_only_on_its_own_game(pg_url, finished):
-    store = EventStore(pg_url)
+def test_a_grouped_append_sets_finished_only_on_its_own_game(db_url, finished):
+    store = EventStore(db_url)
     try:
         for g in ("a", "b"):
             store.create_game(g, [("header", {})], seed="s", token_hashes=["h"])
         store.append("a", 1, [("move", {})], finished=finished)
         assert store.game("a").finished is finished
         assert store.game("b").finished is False
+    finally:
+        store.dispose()
+
+
+def test_sqlite_appends_that_wait_share_one_transaction(sqlite_url):
+    store = EventStore(sqlite_url)
+    try:
+        games = ["a", "b", "c", "stale"]
+        for g in games:
+            store.create_game(g, [("header", {})], seed="s", token_hashes=["h"])
+        store.append("stale", 1, [("move", {}), ("move", {})])
+        commits: list[int] = []
+        sa.event.listen(store.engine, "commit", lambda _conn: commits.append(1))
+        answers: dict[str, object] = {}
+
+        def append(game_id: str) -> None:
+            try:
+                answers[game_id] = store.append(game_id, 1, [("move", {"g": game_id})])[0].version
+            except VersionConflict as exc:
+                answers[game_id] = exc.actual
+
+        with store._write_lock:  # the first group waits for the write lock; the others queue behind it
+            threads = [threading.Thread(target=append, args=(g,)) for g in games]
+            for t in threads:
+                t.start()
+            while len(store._groups._queue) < 3:
+                threading.Event().wait(0.01)
+        for t in threads:
+            t.join(5)
+        assert answers == {"a": 2, "b": 2, "c": 2, "stale": 3}  # stale: its conflict, at version 3
+        assert len(commits) == 2  # the first append alone, then the three that waited together
+        for g in ("a", "b", "c"):
+            assert first_broken_link([e.to_dict() for e in store.load(g)]) is None
+            assert store.load(g)[-1].body == {"g": g}
     finally:
         store.dispose()
