@@ -298,14 +298,15 @@ class State:
                 cands.append(c)
         if not cands:
             return
-        names = sorted({c.name for c in cands})
+        first = {c.name: c for c in reversed(cands)}  # each name's first candidate
+        names = sorted(first)
         about_to_record(self.events)
         chance = self.chance
         if chance.free:  # as `ChanceSource.pick` draws
             drawn = [names[chance.rng.randrange(len(names))]]
         else:
             drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
-        comp = next(c for c in cands if c.name == drawn[-1])
+        comp = first[drawn[-1]]
         self.move_items(comp, dest)
         self.record_chance("draw", dest, drawn, span)
 
