@@ -78,5 +78,18 @@ def http(serve_sqlite):
     """An httpx.Client on `serve_sqlite`'s HTTP face."""
     import httpx
 
-    with httpx.Client(base_url=serve_sqlite.http, timeout=30) as client:
+    with httpx.Client(base_url=serve_sqlite.http, timeout=60) as client:
         yield client
+
+
+@pytest.fixture(scope="module")
+def server(serve_sqlite):
+    """`serve_sqlite` under the name the service test modules use (one server per module; a
+    module that needs other flags defines its own `server`)."""
+    return serve_sqlite
+
+
+@pytest.fixture
+def client(http):
+    """`http` under the name the service test modules use."""
+    return http

@@ -22,16 +22,6 @@ from api.http.openapi import PUBLISHED, render
 from api.store import EventStore
 
 
-@pytest.fixture
-def server(serve_sqlite):
-    return serve_sqlite
-
-
-@pytest.fixture
-def client(http):
-    return http
-
-
 @pytest.fixture(scope="module")
 def served(serve_sqlite) -> dict:
     return httpx.get(serve_sqlite.http + "/openapi.json", timeout=30).json()

@@ -28,20 +28,6 @@ from dsl import bundled_rulesets
 RULESETS = sorted(info.name for info in bundled_rulesets())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("e2e")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def client(server):
-    with httpx.Client(base_url=server.http, timeout=30) as c:
-        yield c
-
-
 def _export(server: Server, game_id: str) -> tuple[dict, list[dict]]:
     """`ludex export`: its header line (keys, signed receipt) and the log records."""
     done = run_cli("export", game_id, "--db", server.db_url)

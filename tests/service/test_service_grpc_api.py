@@ -6,17 +6,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from service_harness import Server, grpc_auth, grpc_error, grpc_stub
+from service_harness import grpc_auth, grpc_error, grpc_stub
 
 RULESET = "balloon_cup"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("grpc")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
 
 
 @pytest.fixture

@@ -16,20 +16,6 @@ from api.app.service import MAX_CHECK_TEXT
 from dsl.parser import MAX_NESTING
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("hostile")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def client(server):
-    with httpx.Client(base_url=server.http, timeout=60) as c:
-        yield c
-
-
 @pytest.fixture
 def game(client):
     """A Balloon Cup game, its seat to move, that seat's headers and the current version."""

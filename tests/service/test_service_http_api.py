@@ -15,20 +15,6 @@ from dsl import bundled_rulesets
 RULESET = "balloon_cup" if any(i.name == "balloon_cup" for i in bundled_rulesets()) else bundled_rulesets()[0].name
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("http")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def client(server):
-    with httpx.Client(base_url=server.http, timeout=30) as c:
-        yield c
-
-
 @pytest.fixture
 def game(client):
     return create_http_game(client, RULESET)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from service_harness import Server, create_http_game, play_http
+from service_harness import create_http_game, play_http
 
 EXAMPLES = 12  # per operation and mode: about 300 requests in all
 
@@ -27,14 +27,6 @@ EXAMPLES = 12  # per operation and mode: about 300 requests in all
 # 400): schemathesis's "valid data is accepted" check does not apply there. Every other check
 # does, including that the refusal is a documented, typed error body.
 SEMANTIC_REFUSALS = {("POST", "/games"), ("POST", "/games/{game_id}/moves"), ("GET", "/games/{game_id}/replay")}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("schemathesis")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
 
 
 @pytest.fixture(scope="module")

@@ -7,18 +7,9 @@ from __future__ import annotations
 import random
 
 import httpx
-import pytest
-from service_harness import Server, bearer, create_http_game
+from service_harness import bearer, create_http_game
 
 FACE_DOWN = ("workshop_down", "exp_stage", "exp_deck", "stage_ii", "stage_iii", "box")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("wm")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
 
 
 def _hides_face_down(client: httpx.Client, game_id: str, token: str) -> int:

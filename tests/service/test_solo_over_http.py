@@ -8,16 +8,7 @@ import json
 import random
 
 import httpx
-import pytest
-from service_harness import Server, bearer, create_http_game, run_cli, write_log
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("solo")
-    s = Server(f"sqlite:///{tmp / 'ludex.db'}", tmp / "server.log").start()
-    yield s
-    s.stop()
+from service_harness import bearer, create_http_game, run_cli, write_log
 
 
 def test_a_solo_game_plays_to_its_end_with_one_token_and_audits(server, tmp_path):
