@@ -116,6 +116,8 @@ class Gen:
         self.hoist_ok = False  # the node being generated is evaluated whenever its condition is
         self.consts: dict[str, Any] = {}
         self.depth = 0
+        # > 0 while a comprehension's iterable is generated, where Python forbids `:=`
+        self.iterable_depth = 0
         self.recursive = recursive_fns(rs)
         # static shapes, so zones are read as `Z[ref.idx]` without a helper call
         self.global_zones = {z.name: z.per_seat or bool(z.per) for z in rs.zones}
@@ -193,8 +195,8 @@ class Gen:
         op = n.op
         if op == "name":
             name = n.args[0]
-            if name in env:
-                return self.local_shapes.get(env[name])
+            if name in env:  # an inlined function's parameter is its argument's text in parentheses
+                return self.local_shapes.get(env[name].strip("()"))
             if name in self.global_zones:
                 return "zones" if self.global_zones[name] else "zone"
             if name in self.lists or name in self.enum_types or name == "seats":
@@ -218,6 +220,14 @@ class Gen:
             if len(shapes) == 1 and shapes & {"list", "map"}:
                 return shapes.pop()
         return None
+
+    def iterable(self, n: A.Node, env: dict[str, str]) -> str:
+        """`items` for the iterable of a comprehension."""
+        self.iterable_depth += 1
+        try:
+            return self.items(n, env)
+        finally:
+            self.iterable_depth -= 1
 
     def items(self, n: A.Node, env: dict[str, str]) -> str:
         """Python text iterating the elements of collection `n`."""
@@ -361,7 +371,7 @@ class Gen:
     def ex_where(self, n, env, src, cond):
         v = self.fresh("it")
         c = self.ex(cond, {**env, "$it": v})
-        return f"[{v} for {v} in {self.items(src, env)} if {c}]"
+        return f"[{v} for {v} in {self.iterable(src, env)} if {c}]"
 
     def ex_if_expr(self, n, env, *parts):
         out = self.ex(parts[-1], env)
@@ -372,7 +382,10 @@ class Gen:
     def ex_let_expr(self, n, env, name, value, body):
         v = self.fresh(name)
         self._note_shape(v, value, env)
-        return f"(lambda {v}: {self.ex(body, {**env, name: v})})({self.ex(value, env)})"
+        if self.iterable_depth:
+            return f"(lambda {v}: {self.ex(body, {**env, name: v})})({self.ex(value, env)})"
+        # an assignment expression: no function object made and called per evaluation
+        return f"(({v} := {self.ex(value, env)}), {self.ex(body, {**env, name: v})})[1]"
 
     def _note_shape(self, py: str, value: A.Node, env: dict[str, str]) -> None:
         shape = self.shape(value, env)
@@ -402,7 +415,7 @@ class Gen:
                 pre.append((py, self.ex(node, env)))
                 self.prebound[id(node)] = py
             try:
-                it = self.items(iterable, inner)
+                it = self.iterable(iterable, inner)
             finally:
                 for node in hoisted:
                     del self.prebound[id(node)]
@@ -438,11 +451,12 @@ class Gen:
         visit(n)
         return out
 
-    @staticmethod
-    def _pre(text: str, pre: list[tuple[str, str]]) -> str:
+    def _pre(self, text: str, pre: list[tuple[str, str]]) -> str:
         if not pre:
             return text
-        return f"(lambda {', '.join(py for py, _ in pre)}: {text})({', '.join(t for _, t in pre)})"
+        if self.iterable_depth:
+            return f"(lambda {', '.join(py for py, _ in pre)}: {text})({', '.join(t for _, t in pre)})"
+        return "(" + "".join(f"({py} := {t}), " for py, t in pre) + f"{text})[-1]"
 
     def ex_list_comp(self, n, env, elem, fors):
         clause, inner, pre = self._fors(fors, env)
@@ -483,7 +497,7 @@ class Gen:
             src, cond = pos[0].args
             v = self.fresh("it")
             # a list comprehension's len beats sum() over a generator on the small zones of games
-            return f"len([1 for {v} in {self.items(src, env)} if {self._guarded(cond, {**env, '$it': v})}])"
+            return f"len([1 for {v} in {self.iterable(src, env)} if {self._guarded(cond, {**env, '$it': v})}])"
         if name in ("size", "count", "len") and len(pos) == 1:
             return f"len({self.items(pos[0], env)})"
         if name == "has_mark" and len(pos) == 2:
@@ -505,17 +519,50 @@ class Gen:
                     f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
         # a recursive function takes a step of the execution budget per call (runtime.budget)
         spend = f"    st.spend({self.const(f.span)})\n" if f.name in self.recursive else ""
-        return f"def F_{f.name}(st{params}):\n{spend}{_prologue(body)}    return {body}\n"
+        text = "\n".join(self.returns(f.body, env, "    "))
+        return f"def F_{f.name}(st{params}):\n{spend}{_prologue(text)}{text}\n"
+
+    def returns(self, n: A.Node, env: dict[str, str], ind: str) -> list[str]:
+        """Statements returning the value of `n`: a `let` becomes an assignment and an `if`
+        expression an `if` statement, so a function body runs as straight-line code."""
+        if n.op == "let_expr":
+            name, value, body = n.args
+            v = self.fresh(name)
+            self._note_shape(v, value, env)
+            return [f"{ind}{v} = {self.ex(value, env)}"] + self.returns(body, {**env, name: v}, ind)
+        if n.op == "if_expr":
+            parts = n.args
+            out = []
+            for k in range(0, len(parts) - 1, 2):
+                out.append(f"{ind}{'if' if k == 0 else 'elif'} {self.ex(parts[k], env)}:")
+                out += self.returns(parts[k + 1], env, ind + "    ")
+            return out + [f"{ind}else:"] + self.returns(parts[-1], env, ind + "    ")
+        return [f"{ind}return {self.ex(n, env)}"]
 
     def search_source(self, fname: str, binders: tuple[A.Binder, ...], groups: list[list[A.Node]],
                       first_only: bool) -> str:
         """Nested loops over `binders`; `groups[k]` are conditions needing binders[:k]; yields
-        the bound tuple of every combination that passes (or only the first)."""
-        lines = [f"def {fname}(st, first_only=False):", "    G = st.g", "    Z = st.zones", "    out = []"]
+        the bound tuple of every combination that passes (or only the first).
+
+        When the loops inside some binder read it only through hashable attributes (a card's
+        colour: which tiles and sides take it) or not at all, what they find is memoised per
+        value of those attributes (`_subtree`), so cards of one colour are searched once."""
+        del first_only
+        level = self._search_lines(binders, groups, None)  # a dry run finds the binder, if any
+        text = self._search_lines(binders, groups, -2 if level is None else level)
+        return text.replace("def SEARCH(", f"def {fname}(", 1)
+
+    def _search_lines(self, binders: tuple[A.Binder, ...], groups: list[list[A.Node]], memo: int | None) -> Any:
+        """With `memo` None: the outermost binder whose inner loops can be memoised (see
+        `search_source`), or None. Else the source of `SEARCH`, memoising the loops inside
+        binder `memo` (-2: none)."""
+        lines = ["def SEARCH(st, first_only=False):", "    G = st.g", "    Z = st.zones", "    out = []"]
         env: dict[str, str] = {}
         indent = "    "
         hoist = _Hoist()
         marks = {-1: (len(lines), indent)}  # where each loop level's memo cells are reset
+        memo_at = -1  # the line where the memoised loops start, and their indent
+        memo_ind = ""
 
         def cond_text(cond: A.Node, cur: int) -> str:
             self.hoist, self.hoist_ok, hoist.cur = hoist, True, cur
@@ -529,9 +576,14 @@ class Gen:
         names: list[str] = []
         keyable: list[bool] = []
         caches: list[str] = []
+        fill_caches: list[str] = []  # reset for each run of the memoised loops
+        doms: list[str] = []
+        fulls: list[list[str]] = []  # per level, each condition's text with the memos it uses
         for k, b in enumerate(binders):
             v = self.fresh(b.name)
             dom = self.items(b.domain, env)
+            doms.append(dom)
+            fulls.append([])
             keyable.append(self._keyable(b.domain, env))
             env = {**env, b.name: v}
             hoist.levels[v] = k
@@ -539,6 +591,7 @@ class Gen:
             lines.append(f"{indent}for {v} in {dom}:")
             indent += "    "
             marks[k] = (len(lines), indent)
+            inner = memo is not None and 0 <= memo < k  # inside the memoised loops
             for cond in groups[k + 1]:
                 text = cond_text(cond, k)
                 full = text  # with the text of the memos it uses, which read binders too
@@ -548,16 +601,20 @@ class Gen:
                     if not more:
                         break
                     full += " " + " ".join(more)
+                fulls[k].append(full)
                 tokens = set(_TOKEN.findall(full))
-                read = sorted(j for j, x in enumerate(names) if x in tokens)
+                # inside memoised loops, the binders outside them are the same for one run
+                first = memo + 1 if inner else 0  # type: ignore[operator]
+                read = sorted(j for j, x in enumerate(names) if x in tokens and j >= first)
                 # each binder read is a key part: its value, or the values of the only
                 # attributes read of it (a card's colour, not the card)
                 parts = [_attr_key(full, names[j], self.scalar_attrs) or (names[j] if keyable[j] else None) for j in read]
-                if read and None not in parts and (len(read) < k + 1 or any(p != names[j] for p, j in zip(parts, read))):
+                if (read and None not in parts and _COSTLY.search(full)
+                        and (len(read) < k + 1 - first or any(p != names[j] for p, j in zip(parts, read)))):
                     # loop-invariant in an outer binder (a flag's openness, the same for every
                     # card): computed once per value of the binders it reads
                     cache = f"c{next(self.counter)}"
-                    caches.append(cache)
+                    (fill_caches if inner else caches).append(cache)
                     if len(parts) == 1:
                         key = parts[0]
                     else:  # the tuple built once, whether the memo has it or not
@@ -569,18 +626,51 @@ class Gen:
                     pass  # a require that always holds (`true`) tests nothing
                 else:
                     lines.append(f"{indent}if not ({text}): continue")
+            if k == memo:
+                memo_at, memo_ind = len(lines), indent
+                indent += "    "
+        if memo is None:
+            return self._subtree(names, doms, fulls)
         tup = "(" + "".join(x + ", " for x in names) + ")"
-        lines.append(f"{indent}out.append({tup})")
-        lines.append(f"{indent}if first_only: return out")
+        post: list[tuple[int, int, list[str]]] = []  # (position, order, lines) to insert
+        if memo >= 0:
+            key = _attr_key(" ".join(doms[memo + 1:] + [t for f in fulls[memo + 1:] for t in f]), names[memo], self.scalar_attrs)
+            cm = f"c{next(self.counter)}"
+            tail = "(" + "".join(x + ", " for x in names[memo + 1:]) + ")"
+            pre = "(" + "".join(x + ", " for x in names[: memo + 1]) + ")"
+            lines += [f"{indent}tails.append({tail})", f"{indent}if first_only: return [{tup}]",
+                      f"{memo_ind}if tails:", f"{memo_ind}    if first_only: return [{pre} + tails[0]]",
+                      f"{memo_ind}    out += [{pre} + tl for tl in tails]"]
+            head = [f"{memo_ind}tails = {cm}.get({key or 0})", f"{memo_ind}if tails is None:",
+                    f"{memo_ind}    tails = {cm}[{key or 0}] = []"] + [f"{memo_ind}    {c} = {{}}" for c in fill_caches]
+            post.append((memo_at, 1, head))
+            at, ind = marks[memo - 1]
+            post.append((at, 1, [f"{ind}{cm} = {{}}"]))
+        else:
+            lines += [f"{indent}out.append({tup})", f"{indent}if first_only: return out"]
         lines.append("    return out")
-        del first_only
-        for level in sorted(hoist.inits, reverse=True):  # from the end, so earlier positions hold
-            at, ind = marks[level]
-            lines[at:at] = [f"{ind}{m} = UNSET" for m in hoist.inits[level]]
+        for lvl, cells in hoist.inits.items():
+            at, ind = marks[lvl]
+            post.append((at, 0, [f"{ind}{m} = UNSET" for m in cells]))
         at, ind = marks[-1]
-        lines[at:at] = [f"{ind}{c} = {{}}" for c in caches]
+        post.append((at, 0, [f"{ind}{c} = {{}}" for c in caches]))
+        for at, _order, more in sorted(post, key=lambda x: (x[0], x[1]), reverse=True):  # from the end: earlier positions hold
+            lines[at:at] = more
         text = "\n".join(lines[4:])
         return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
+
+    def _subtree(self, names: list[str], doms: list[str], fulls: list[list[str]]) -> int | None:
+        """The outermost binder whose inner loops (their domains and conditions) read it only
+        through hashable attributes, or not at all, and test something: what they find is
+        the same for every value with those attributes."""
+        for m in range(len(names) - 1):
+            conds = [t for f in fulls[m + 1:] for t in f if t not in ("True", "(True)")]
+            if not conds:
+                continue
+            inner = " ".join(doms[m + 1:] + conds)
+            if names[m] not in set(_TOKEN.findall(inner)) or _attr_key(inner, names[m], self.scalar_attrs) is not None:
+                return m
+        return None
 
     def _keyable(self, dom: A.Node, env: dict[str, str]) -> bool:
         """Whether every value of binder domain `dom` is hashable by identity or value (a
