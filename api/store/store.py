@@ -2,8 +2,9 @@
 
 One class over SQLAlchemy Core serves SQLite (the embedded default, a file) and PostgreSQL (for
 several service replicas sharing one database); the SQL is written once and SQLAlchemy speaks the
-dialect, except for the PostgreSQL append, the hot path, which is one hand-written statement sent
-through psycopg itself. A move is acknowledged only after `append` returns, and `append` returns
+dialect, except on the hot path: the PostgreSQL append is one hand-written statement sent through
+psycopg itself, and on a SQLite file the version read, the hash read and the append go through
+`sqlite3` itself (api/store/sqlite_direct.py). A move is acknowledged only after `append` returns, and `append` returns
 only after its transaction has committed (and, with synchronous_commit on, reached the disk).
 
 Optimistic concurrency: `append(game_id, expected_version, ...)` first moves the game's version
@@ -25,12 +26,13 @@ import attrs
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from api.store import migrate
+from api.store import migrate, sqlite_direct
 from api.store.chain import GENESIS, LOG_FORMAT, canonical_json, event_hash
 from api.store.group import GroupAppender, PendingAppend
 from api.store.listen import ChangeListener, ChangeSender
 from api.store.migrate import Migration
 from api.store.schema import events, games
+from api.store.sqlite_direct import DirectSqlite, file_path, timestamp
 
 if TYPE_CHECKING:
     import psycopg  # imported when a PostgreSQL store first appends (it takes a while to import)
@@ -104,6 +106,7 @@ _ADVANCE = games.update().where(*_CAS_WHERE).values(version=sa.bindparam("new_ve
 _FINISH = games.update().where(*_CAS_WHERE).values(version=sa.bindparam("new_version"), finished=True)
 
 _PG_HASH_AT = "SELECT hash FROM ludex_events WHERE game_id = %s AND version = %s"
+_PG_VERSION = "SELECT version FROM ludex_games WHERE game_id = %s"
 
 
 def _now() -> dt.datetime:
@@ -188,6 +191,9 @@ class EventStore:
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if self.dialect == "sqlite" else contextlib.nullcontext()
         )
+        # A SQLite file's hot statements skip SQLAlchemy (api/store/sqlite_direct.py).
+        path = file_path(engine_url) if self.dialect == "sqlite" else None
+        self._direct = DirectSqlite(path) if path is not None else None
         if create:
             self.create_tables()
 
@@ -204,6 +210,8 @@ class EventStore:
     def dispose(self) -> None:
         """Send pending change notifications, close pooled connections."""
         self._changes.close()
+        if self._direct is not None:
+            self._direct.close()
         self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------------
@@ -289,6 +297,9 @@ class EventStore:
             # the rest).
             with self._autocommit() as pg:
                 row = pg.execute(_PG_HASH_AT, (game_id, version), prepare=True).fetchone()
+        elif self._direct is not None:
+            found = self._direct.one(sqlite_direct.HASH_AT, (game_id, version))
+            row = None if found is None else (found,)
         else:
             with self.engine.connect() as conn:
                 row = conn.execute(_HASH_AT, {"gid": game_id, "v": version}).one_or_none()
@@ -307,6 +318,20 @@ class EventStore:
         its own compare-and-set, its events inserted only if its row moved. Answers the ids of
         the games moved."""
         moved: set[str] = set()
+        if self._direct is not None:
+            at = timestamp(_now())
+            with self._write_lock, self._direct.transaction() as db:
+                direct_rows: list[tuple[str, int, str, str, str, str, str]] = []
+                for p in group:
+                    cas = (sqlite_direct.FINISH if p.finished else sqlite_direct.ADVANCE,
+                           (p.expected + len(p.rows), p.game_id, p.expected))
+                    if db.execute(*cas).rowcount != 1:
+                        continue
+                    moved.add(p.game_id)
+                    direct_rows.extend((p.game_id, v, kind, body, prev, h, at) for v, kind, body, prev, h in p.rows)
+                if direct_rows:
+                    db.executemany(sqlite_direct.INSERT, direct_rows)
+            return moved
         rows: list[dict[str, Any]] = []
         now = _now()
         with self._write_transaction() as conn:
@@ -385,6 +410,13 @@ class EventStore:
 
     def version_or_none(self, game_id: str) -> int | None:
         """The stream's current version, or None when there is no such stream."""
+        if self._direct is not None:
+            found = self._direct.one(sqlite_direct.VERSION, (game_id,))
+            return None if found is None else int(found)
+        if self.dialect == "postgresql":
+            with self._autocommit() as pg:
+                row = pg.execute(_PG_VERSION, (game_id,), prepare=True).fetchone()
+            return None if row is None else int(row[0])
         with self.engine.connect() as conn:
             v = conn.execute(_VERSION, {"gid": game_id}).scalar_one_or_none()
         return None if v is None else int(v)
