@@ -85,6 +85,20 @@ class LiveGame:
         return self.events[-1].version
 
 
+@attrs.define
+class _PendingMove:
+    """A move applied in memory and judged legal, waiting for its append: the live game, whether
+    its version was read from the store, the mover's seat, the entries to append, whether the
+    game ends with it, and who acts next."""
+
+    live: LiveGame
+    checked: bool
+    seat: int
+    entries: list[tuple[str, dict[str, Any]]]
+    finished: bool
+    decision: dict[str, Any]
+
+
 class GameService:
     """Create, view, move, list events, replay, audit and stream games kept in an EventStore.
 
@@ -280,70 +294,116 @@ class GameService:
         """
         parsed = _parse_move(move)
         with self._locked(game_id):
-            # A move for the version this process holds skips reading the store's version: the
-            # append's compare-and-set refuses it if another process moved the game on. Any
-            # refusal is then re-judged against the store, so its code is the same either way.
-            live = self._cached_at(game_id, expected_version)
-            checked = live is None
-            if live is None:
-                live = self._live(game_id)
-            token_seat = self._seat(live, token, required=True)  # tokens never change: no re-check
-            assert token_seat is not None
-            if seat is not None and seat != token_seat:
-                raise Forbidden("wrong_seat", f"this token plays seat {token_seat}, not seat {seat}")
+            pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
-                if live.finished:
-                    raise Conflict("game_over", "the game is over", current_version=live.version)
-                if expected_version != live.version:
-                    raise Conflict(
-                        "stale_version",
-                        f"the game is at version {live.version}, not {expected_version}",
-                        current_version=live.version,
-                    )
-                new = self._apply(live, token_seat, parsed)
-                entries = [(e.kind, event_to_dict(e)) for e in new]
-                finished = bool(live.game.terminal)
-                try:
-                    with _rules_running():
-                        decision = _decision(live.game)  # the next listing failing refuses the move
-                except RulesFailed:
-                    self._forget(game_id)  # nothing was stored: rebuild from the store next time
-                    raise
-            except ServiceError:
-                if checked:
-                    raise
-                self._recheck(game_id, live)
+                stored = self.store.append(game_id, pending.live.version, pending.entries, finished=pending.finished,
+                                           prev_hash=pending.live.events[-1].hash,
+                                           log_format=pending.live.header["format"])
+            except BaseException as exc:
+                self._refused_append(pending, exc)
                 raise
-            if finished:
-                entries.append(("reveal", _reveal(live.seed, live.game)))
-            try:
-                stored = self.store.append(
-                    game_id, live.version, entries, finished=finished, prev_hash=live.events[-1].hash,
-                    log_format=live.header["format"],
-                )
-            except VersionConflict as exc:
-                self._forget(game_id)
-                if not checked:
-                    self._recheck(game_id, None)
-                raise Conflict(
-                    "stale_version", "another move was committed first", current_version=exc.actual
-                ) from exc
-            except BaseException:
-                self._forget(game_id)
-                raise
-            live.events.extend(stored)
-            live.finished = finished
-            result = {
-                "game_id": game_id,
-                "version": live.version,
-                "events": [self._render(live, e, token_seat) for e in stored],
-                "decision": decision,
-                "terminal": bool(live.game.terminal),
-                "outcome": _outcome(live.game),
-                "receipt": self._receipt(live),
-            }
+            result = self._moved(pending, stored)
         self.notifier.notify(game_id)
         return result
+
+    async def submit_move_on_loop(
+        self,
+        game_id: str,
+        token: str | None,
+        move: Mapping[str, Any],
+        expected_version: int,
+        seat: int | None = None,
+    ) -> dict[str, Any] | None:
+        """`submit_move` for a caller on an event loop, or None at once when another call holds
+        the game (then call `submit_move` in a worker thread). The rules run on the loop, which
+        is free while the commit waits for the disk (`EventStore.append_on_loop`): for a store
+        whose reads never wait (SQLite in WAL mode), this spares each move two hops between
+        the loop and a worker thread."""
+        parsed = _parse_move(move)
+        lock = self._locked(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        try:
+            pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
+            try:
+                stored = await self.store.append_on_loop(
+                    game_id, pending.live.version, pending.entries, finished=pending.finished,
+                    prev_hash=pending.live.events[-1].hash, log_format=pending.live.header["format"])
+            except BaseException as exc:
+                self._refused_append(pending, exc)
+                raise
+            result = self._moved(pending, stored)
+        finally:
+            lock.release()
+        self.notifier.notify(game_id)
+        return result
+
+    def _prepare_move(self, game_id: str, token: str | None, parsed: dict[str, Any], expected_version: int,
+                      seat: int | None) -> _PendingMove:
+        """Judge and apply a move on the live game (the caller holds the game's lock): the
+        events to append, or the typed refusal."""
+        # A move for the version this process holds skips reading the store's version: the
+        # append's compare-and-set refuses it if another process moved the game on. Any
+        # refusal is then re-judged against the store, so its code is the same either way.
+        live = self._cached_at(game_id, expected_version)
+        checked = live is None
+        if live is None:
+            live = self._live(game_id)
+        token_seat = self._seat(live, token, required=True)  # tokens never change: no re-check
+        assert token_seat is not None
+        if seat is not None and seat != token_seat:
+            raise Forbidden("wrong_seat", f"this token plays seat {token_seat}, not seat {seat}")
+        try:
+            if live.finished:
+                raise Conflict("game_over", "the game is over", current_version=live.version)
+            if expected_version != live.version:
+                raise Conflict(
+                    "stale_version",
+                    f"the game is at version {live.version}, not {expected_version}",
+                    current_version=live.version,
+                )
+            new = self._apply(live, token_seat, parsed)
+            entries = [(e.kind, event_to_dict(e)) for e in new]
+            finished = bool(live.game.terminal)
+            try:
+                with _rules_running():
+                    decision = _decision(live.game)  # the next listing failing refuses the move
+            except RulesFailed:
+                self._forget(game_id)  # nothing was stored: rebuild from the store next time
+                raise
+        except ServiceError:
+            if checked:
+                raise
+            self._recheck(game_id, live)
+            raise
+        if finished:
+            entries.append(("reveal", _reveal(live.seed, live.game)))
+        return _PendingMove(live, checked, token_seat, entries, finished, decision)
+
+    def _refused_append(self, pending: _PendingMove, exc: BaseException) -> None:
+        """After the store refused or failed a move's append: forget the game (it was applied
+        in memory only) and raise the refusal as the service's Conflict."""
+        game_id = pending.live.game_id
+        self._forget(game_id)
+        if isinstance(exc, VersionConflict):
+            if not pending.checked:
+                self._recheck(game_id, None)
+            raise Conflict("stale_version", "another move was committed first", current_version=exc.actual) from exc
+
+    def _moved(self, pending: _PendingMove, stored: list[StoredEvent]) -> dict[str, Any]:
+        """The answer to a committed move (the caller holds the game's lock)."""
+        live = pending.live
+        live.events.extend(stored)
+        live.finished = pending.finished
+        return {
+            "game_id": live.game_id,
+            "version": live.version,
+            "events": [self._render(live, e, pending.seat) for e in stored],
+            "decision": pending.decision,
+            "terminal": bool(live.game.terminal),
+            "outcome": _outcome(live.game),
+            "receipt": self._receipt(live),
+        }
 
     def events(self, game_id: str, token: str | None, after: int = 0) -> dict[str, Any]:
         """`{game_id, version, finished, events}` with the events after version `after`.

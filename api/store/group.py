@@ -13,11 +13,13 @@ retried alone, so every append gets its own answer.
 At most `max_in_flight` groups are in flight at once; an append that arrives while they all are
 waits in a queue, and when a group commits, the first waiting append's thread sends the next group
 from the queue. An append that arrives while fewer groups are in flight is sent at once: a lone
-writer pays no wait.
+writer pays no wait. A caller on an event loop queues with `append_later` instead of blocking: the
+appender's own thread sends its groups and calls back once per group.
 """
 
 from __future__ import annotations
 
+import queue
 import threading
 from typing import Any, Callable, ContextManager
 
@@ -57,6 +59,9 @@ class PendingAppend:
     moved: bool | None = None  # the answer: True committed, False the version had moved on
     error: BaseException | None = None
     group: list["PendingAppend"] | None = None  # set when this append's thread is to send a group
+    # For `append_later`: called (on the appender's thread) with answered appends.
+    answered: Callable[[list["PendingAppend"]], None] | None = None
+    woken: Any = None  # what `answered` wakes (an asyncio future of the caller's loop)
     ready: threading.Event = attrs.field(factory=threading.Event)
 
 
@@ -78,6 +83,7 @@ class GroupAppender:
         self._lock = threading.Lock()
         self._queue: list[PendingAppend] = []
         self._in_flight = 0
+        self._jobs: queue.SimpleQueue[list[PendingAppend]] | None = None  # append_later's thread
 
     def append(self, item: PendingAppend) -> bool:
         """Commit `item` (in some group); True if its events were stored, False if the game's
@@ -93,24 +99,65 @@ class GroupAppender:
             item.ready.wait()
             group = item.group  # None: another thread sent it
         if group is not None:
-            try:
-                self._send(group)
-            finally:
-                for p in group:  # never leave an append waiting, whatever stopped the sender
-                    if p.moved is None and p.error is None:
-                        p.error = RuntimeError("the group append was interrupted")
-                    p.ready.set()
-            with self._lock:
-                following = self._take([]) if self._queue else None
-                if following is None:
-                    self._in_flight -= 1
-            if following is not None:  # the first waiting append's thread sends the next group
-                following[0].group = following
-                following[0].ready.set()
+            self._drive(group)
         if item.error is not None:
             raise item.error
         assert item.moved is not None
         return item.moved
+
+    def append_later(self, item: PendingAppend) -> None:
+        """Queue `item` without waiting: it is committed in some group on the appender's own
+        thread, and `item.answered([item, ...])` is then called there, once per group with the
+        group's appends that share that callback (an event loop's caller wakes once per group,
+        not once per append). Read the answer from `item.moved` and `item.error` then."""
+        assert item.answered is not None
+        with self._lock:
+            if self._in_flight < self._max_in_flight:
+                self._in_flight += 1
+                group = self._take([item])
+            else:
+                self._queue.append(item)
+                return
+        if self._jobs is None:
+            self._jobs = queue.SimpleQueue()
+            threading.Thread(target=self._serve_jobs, args=(self._jobs,), name="ludex-appends", daemon=True).start()
+        self._jobs.put(group)
+
+    def _serve_jobs(self, jobs: queue.SimpleQueue[list[PendingAppend]]) -> None:
+        while True:
+            self._drive(jobs.get())
+
+    def _drive(self, group: list[PendingAppend]) -> None:
+        """Send `group`, answer its appends, then the groups queued meanwhile: on this thread
+        while the next group's first append is a queued `append_later`, else that append's own
+        thread sends it (it is woken with the group)."""
+        while True:
+            try:
+                self._send(group)
+            finally:
+                later: dict[Any, list[PendingAppend]] = {}
+                for p in group:  # never leave an append waiting, whatever stopped the sender
+                    if p.moved is None and p.error is None:
+                        p.error = RuntimeError("the group append was interrupted")
+                    p.ready.set()
+                    if p.answered is not None:
+                        later.setdefault(p.answered, []).append(p)
+                for answered, items in later.items():
+                    try:
+                        answered(items)
+                    except Exception:  # noqa: S110  # e.g. the caller's loop has closed: nobody to wake
+                        pass
+            with self._lock:
+                following = self._take([]) if self._queue else None
+                if following is None:
+                    self._in_flight -= 1
+            if following is None:
+                return
+            if following[0].answered is None:  # the first waiting append's thread sends the next group
+                following[0].group = following
+                following[0].ready.set()
+                return
+            group = following
 
     def _take(self, group: list[PendingAppend]) -> list[PendingAppend]:
         """`group` plus queued appends of other games, up to MAX_GROUP (called under the lock)."""

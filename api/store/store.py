@@ -15,11 +15,13 @@ losing append raises `VersionConflict` and writes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import json
 import threading
 import time
+import weakref
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn, Sequence, cast
 
 import attrs
@@ -188,6 +190,7 @@ class EventStore:
         # on SQLite, one group at a time, each in one transaction and one fsync.
         self._groups = (GroupAppender(self._autocommit) if self.dialect != "sqlite"
                         else GroupAppender(self._write_transaction, max_in_flight=1, run=self._run_sqlite_group))
+        self._wakers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Callable[[list[PendingAppend]], None]] = weakref.WeakKeyDictionary()
         self._write_lock: threading.Lock | contextlib.nullcontext[None] = (
             threading.Lock() if self.dialect == "sqlite" else contextlib.nullcontext()
         )
@@ -272,6 +275,63 @@ class EventStore:
         """
         if not new_events:
             return []
+        pending, stored = self._pending(game_id, expected_version, new_events, finished, prev_hash, log_format)
+        try:
+            moved = self._groups.append(pending)
+        except IntegrityError as exc:
+            raise VersionConflict(game_id, expected_version, None) from exc
+        return self._appended(pending, moved, stored)
+
+    async def append_on_loop(
+        self,
+        game_id: str,
+        expected_version: int,
+        new_events: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        finished: bool = False,
+        prev_hash: str,
+        log_format: str = LOG_FORMAT,
+    ) -> list[StoredEvent]:
+        """`append` for a caller on an event loop, where the commit's wait must not block:
+        the append joins the store's group queue and the loop runs other work until its group
+        has committed (on the group appender's own thread, which wakes the loop once per group).
+        Worth it where the rest (chaining, and a refusal's version read) is short: SQLite."""
+        if not new_events:
+            return []
+        pending, stored = self._pending(game_id, expected_version, new_events, finished, prev_hash, log_format)
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+        pending.answered = self._waker(loop)
+        pending.woken = done
+        self._groups.append_later(pending)
+        await done
+        if pending.error is not None:
+            if isinstance(pending.error, IntegrityError):
+                raise VersionConflict(game_id, expected_version, None) from pending.error
+            raise pending.error
+        assert pending.moved is not None
+        return self._appended(pending, pending.moved, stored)
+
+    def _waker(self, loop: asyncio.AbstractEventLoop) -> Callable[[list[PendingAppend]], None]:
+        """The callback that wakes `loop`'s appends of a group, one call per group (the same
+        object for one loop, so the appender groups the callbacks)."""
+        waker = self._wakers.get(loop)
+        if waker is None:
+
+            loop_ref = weakref.ref(loop)  # the table's value must not keep its key alive
+
+            def waker(appends: list[PendingAppend]) -> None:
+                target = loop_ref()
+                if target is not None:
+                    target.call_soon_threadsafe(_wake, appends)
+
+            self._wakers[loop] = waker
+        return waker
+
+    def _pending(
+        self, game_id: str, expected_version: int, new_events: Sequence[tuple[str, dict[str, Any]]], finished: bool,
+        prev_hash: str | None, log_format: str,
+    ) -> tuple[PendingAppend, list[StoredEvent]]:
         if prev_hash is None:
             # Events never change: the hash of event `expected_version` read now is still the
             # head's if the compare-and-set passes.
@@ -279,15 +339,14 @@ class EventStore:
         chained = _chain(game_id, expected_version, prev_hash, new_events, log_format)
         pending = PendingAppend(game_id, expected_version, finished,
                                 [(e.version, e.kind, text, e.prev_hash, e.hash) for e, text in chained])
-        try:
-            moved = self._groups.append(pending)
-        except IntegrityError as exc:
-            raise VersionConflict(game_id, expected_version, None) from exc
+        return pending, [e for e, _ in chained]
+
+    def _appended(self, pending: PendingAppend, moved: bool, stored: list[StoredEvent]) -> list[StoredEvent]:
         if not moved:
-            self._refuse(game_id, expected_version)
+            self._refuse(pending.game_id, pending.expected)
         if self.dialect == "postgresql":
-            self._changes.send(game_id)
-        return [e for e, _ in chained]
+            self._changes.send(pending.game_id)
+        return stored
 
     def _hash_at(self, game_id: str, version: int) -> str:
         """The hash of event `version`; raises GameNotFound or VersionConflict when the stream
@@ -466,6 +525,12 @@ def _chain(
         stored.append((StoredEvent(game_id, version, kind, body, prev_hash, h), text))
         prev_hash = h
     return stored
+
+
+def _wake(appends: list[PendingAppend]) -> None:
+    for p in appends:
+        if p.woken is not None and not p.woken.done():
+            p.woken.set_result(None)
 
 
 def _row(e: StoredEvent, body_text: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ still have one winner."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -156,5 +157,35 @@ def test_sqlite_appends_that_wait_share_one_transaction(sqlite_url):
         for g in ("a", "b", "c"):
             assert first_broken_link([e.to_dict() for e in store.load(g)]) is None
             assert store.load(g)[-1].body == {"g": g}
+    finally:
+        store.dispose()
+
+
+def test_appends_from_an_event_loop_share_commits_and_each_gets_its_own_answer(db_url):
+    """`append_on_loop`: many games appended at once from one loop (a stale one among them)
+    commit in groups, each append answered on its own, chained as any other append."""
+    store = EventStore(db_url)
+    try:
+        games = [f"g{i}" for i in range(20)]
+        for g in [*games, "stale"]:
+            store.create_game(g, [("header", {})], seed="s", token_hashes=["h"])
+        store.append("stale", 1, [("move", {})])
+        heads = {g: store.load(g)[-1].hash for g in [*games, "stale"]}
+
+        async def append(game_id: str) -> object:
+            try:
+                stored = await store.append_on_loop(game_id, 1, [("move", {"g": game_id})], prev_hash=heads[game_id])
+                return stored[0].version
+            except VersionConflict as exc:
+                return exc.actual
+
+        async def everything() -> list[object]:
+            return await asyncio.gather(*(append(g) for g in [*games, "stale"]))
+
+        assert asyncio.run(everything()) == [2] * len(games) + [2]  # stale: its conflict, at version 2
+        for g in games:
+            assert first_broken_link([e.to_dict() for e in store.load(g)]) is None
+            assert store.load(g)[-1].body == {"g": g}
+        assert len(store.load("stale")) == 2
     finally:
         store.dispose()
