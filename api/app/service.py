@@ -98,6 +98,12 @@ class _PendingMove:
     finished: bool
     decision: dict[str, Any]
 
+    def append_arguments(self) -> dict[str, Any]:
+        """The arguments of the store's append (`EventStore.append`) for this move."""
+        live = self.live
+        return {"game_id": live.game_id, "expected_version": live.version, "new_events": self.entries,
+                "finished": self.finished, "prev_hash": live.events[-1].hash, "log_format": live.header["format"]}
+
 
 class GameService:
     """Create, view, move, list events, replay, audit and stream games kept in an EventStore.
@@ -296,9 +302,7 @@ class GameService:
         with self._locked(game_id):
             pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
-                stored = self.store.append(game_id, pending.live.version, pending.entries, finished=pending.finished,
-                                           prev_hash=pending.live.events[-1].hash,
-                                           log_format=pending.live.header["format"])
+                stored = self.store.append(**pending.append_arguments())
             except BaseException as exc:
                 self._refused_append(pending, exc)
                 raise
@@ -326,9 +330,7 @@ class GameService:
         try:
             pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
-                stored = await self.store.append_on_loop(
-                    game_id, pending.live.version, pending.entries, finished=pending.finished,
-                    prev_hash=pending.live.events[-1].hash, log_format=pending.live.header["format"])
+                stored = await self.store.append_on_loop(**pending.append_arguments())
             except BaseException as exc:
                 self._refused_append(pending, exc)
                 raise

@@ -11,7 +11,7 @@ seat, 404 unknown game, 409 stale version or game over, 413 body too large, 422 
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncIterator, Sequence
+from typing import Any, AsyncIterator, Callable, Sequence
 
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
@@ -22,14 +22,15 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp
 
 from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.app.errors import ErrorCode
 from api.http import models as m
 from api.http.access_log import AccessLog, Sink
 from api.http.docs import add_offline_docs, only_declared_errors
+from api.http.fast import FrontDoor, render_json
 from api.http.fast import install as install_fast_routes
-from api.http.fast import render_json
 from api.http.limits import BodySizeLimit
 from api.viewer import add_viewer_routes
 
@@ -120,6 +121,17 @@ def _last_event_id(value: str) -> int:
     return int(value)
 
 
+class _App(FastAPI):
+    """FastAPI with an optional ASGI app in front of its middleware stack (`front_door`, given
+    the stack when Starlette builds it at the first request)."""
+
+    front_door: Callable[[ASGIApp], ASGIApp] | None = None
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        return stack if self.front_door is None else self.front_door(stack)
+
+
 def create_app(
     service: GameService,
     *,
@@ -131,7 +143,7 @@ def create_app(
     Browser pages from `cors_origins` (e.g. `https://play.example`; `*` for any) may call the
     API (CORS, with the Authorization header); by default only same-origin pages can.
     `access_log` receives one record per request (api/http/access_log.py)."""
-    app = FastAPI(
+    app = _App(
         title="Ludex",
         version="1.0",
         summary="Play tabletop games through an event-sourced rules engine.",
@@ -305,5 +317,7 @@ def create_app(
 
         return EventSourceResponse(publish(), ping=15)
 
-    install_fast_routes(app, service, run_in_threadpool, inline_reads=service.store.dialect == "sqlite")
+    routes = install_fast_routes(app, service, run_in_threadpool, inline_reads=service.store.dialect == "sqlite")
+    if not cors_origins and access_log is None:  # no middleware needs to see every request
+        app.front_door = lambda stack: FrontDoor(stack, routes, app.exception_handlers, max_body_bytes)
     return app

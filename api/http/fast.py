@@ -19,10 +19,11 @@ from typing import Any, Awaitable, Callable
 
 import orjson
 from fastapi.routing import APIRoute
+from starlette.requests import Request
 from starlette.routing import BaseRoute, Match
-from starlette.types import Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.app import GameService
+from api.app import GameService, ServiceError
 
 Handler = Callable[[Scope, Receive, Send, str, "str | None", bytes], Awaitable[bool]]
 
@@ -89,33 +90,98 @@ class FastRoute(BaseRoute):
         return Match.NONE, {}
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        body = await read_body(receive) if self._method == "POST" else b""
+        if not await self.serve(scope, receive, send, body):
+            _, child = self.fallback.matches(scope)
+            scope.update(child)
+            await self.fallback.handle(scope, replaying(body, receive), send)
+
+    async def serve(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> bool:
+        """Answer the request on the short path; False (nothing sent) when the declared route
+        must answer it."""
         plain, token = bearer(scope)
+        return plain and await self._handler(scope, receive, send, scope["path_params"]["game_id"], token, body)
+
+
+async def read_body(receive: Receive, limit: int | None = None) -> bytes:
+    """The request body, whole; past `limit` bytes it stops reading (the caller checks the
+    length and lets the size limit answer)."""
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if not message.get("more_body") or (limit is not None and size > limit):
+            return b"".join(chunks)
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """`receive` for an app that must read the request again: `body` first, then the rest."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+class FrontDoor:
+    """The fast routes in front of the whole application, middleware included: a well-formed
+    legal-moves or move request goes straight to its handler, which saves the middleware stack's
+    own cost (about a tenth of a move's server time: exception wrappers, the body limit's
+    wrappers, the router). What the middleware would do on this path is done here: a body over
+    `max_body` bytes, and any request the handler declines, goes through the whole stack (with
+    the body replayed), so it is answered as before; a ServiceError is rendered by the app's
+    own handler, and an unexpected error by its 500 handler and then raised, as Starlette's
+    error middleware does. Installed only where no other middleware (CORS, access log) must see
+    every request."""
+
+    def __init__(self, app: ASGIApp, routes: list[FastRoute], handlers: dict[Any, Any], max_body: int) -> None:
+        self.app = app
+        self._routes = routes
+        self._service_error = handlers[ServiceError]
+        self._unexpected = handlers[Exception]
+        self._max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for route in self._routes:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    await self._serve(route, scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+    async def _serve(self, route: FastRoute, scope: Scope, receive: Receive, send: Send) -> None:
         body = b""
-        if self._method == "POST":
-            chunks = []
-            while True:
-                message = await receive()
-                chunks.append(message.get("body", b""))
-                if not message.get("more_body"):
-                    break
-            body = b"".join(chunks)
-        if plain and await self._handler(scope, receive, send, scope["path_params"]["game_id"], token, body):
+        if scope["method"] == "POST":
+            for name, value in scope["headers"]:
+                if name == b"content-length" and not (value.isdigit() and int(value) <= self._max_body):
+                    await self.app(scope, receive, send)
+                    return
+            body = await read_body(receive, self._max_body)
+            if len(body) > self._max_body:
+                await self.app(scope, replaying(body, receive), send)
+                return
+        try:
+            served = await route.serve(scope, receive, send, body)
+        except ServiceError as exc:
+            response = await self._service_error(Request(scope), exc)
+            await response(scope, receive, send)
             return
-        await self._delegate(scope, receive, send, body)
-
-    async def _delegate(self, scope: Scope, receive: Receive, send: Send, body: bytes) -> None:
-        replayed = False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        _, child = self.fallback.matches(scope)
-        scope.update(child)
-        await self.fallback.handle(scope, replay, send)
+        except Exception as exc:
+            response = await self._unexpected(Request(scope), exc)
+            await response(scope, receive, send)
+            raise
+        if not served:
+            await self.app(scope, replaying(body, receive), send)
 
 
 def render_json(content: Any) -> bytes:
@@ -134,9 +200,9 @@ async def send_json(send: Send, payload: bytes, status: int = 200) -> None:
     await send({"type": "http.response.body", "body": payload})
 
 
-def install(app: Any, service: GameService, call: Callable[..., Awaitable[Any]], inline_reads: bool) -> None:
+def install(app: Any, service: GameService, call: Callable[..., Awaitable[Any]], inline_reads: bool) -> list[FastRoute]:
     """Put the fast routes for legal-moves and moves in front of `app`'s declared ones.
-    `call(fn, *args)` runs a service method the way the face runs it (in a worker thread) and
+    Answers the routes (for a `FrontDoor`). `call(fn, *args)` runs a service method the way the face runs it (in a worker thread) and
     returns its result. With `inline_reads` a legal-moves listing runs on the event loop itself
     when no other call holds the game, and so do a move's rules, with the loop free while its
     commit waits for the disk: worth it where the store's reads are short and never wait for a
@@ -166,7 +232,9 @@ def install(app: Any, service: GameService, call: Callable[..., Awaitable[Any]],
         await send_json(send, render_json(result))
         return True
 
-    app.router.routes[:0] = [
+    routes = [
         FastRoute("legal-moves", "GET", legal_moves, declared["legal_moves"]),
         FastRoute("moves", "POST", submit_move, declared["submit_move"]),
     ]
+    app.router.routes[:0] = routes
+    return routes
