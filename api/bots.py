@@ -106,12 +106,14 @@ def _key(move: Any) -> str:
 
 class MctsBot:
     """Plain UCT with determinisation, `seconds` of thinking per move (at least `min_iterations`
-    iterations), playouts cut after `max_plies` moves."""
+    iterations), playouts cut after `max_plies` moves. With `iterations` set it runs exactly that
+    many iterations per move and never reads the clock, so the same seed plays the same games on
+    any machine, however loaded."""
 
     def __init__(self, rng: random.Random, seconds: float = 0.2, c: float = 1.4, min_iterations: int = 2,
-                 max_plies: int = 500) -> None:
+                 max_plies: int = 500, iterations: int | None = None) -> None:
         self.rng, self.seconds, self.c = rng, seconds, c
-        self.min_iterations, self.max_plies = min_iterations, max_plies
+        self.min_iterations, self.max_plies, self.iterations = min_iterations, max_plies, iterations
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:
@@ -121,7 +123,8 @@ class MctsBot:
         scale = [1e-9]  # largest reward seen: UCB's exploration term is scaled to it
         deadline = time.perf_counter() + self.seconds
         iterations = 0
-        while iterations < self.min_iterations or time.perf_counter() < deadline:
+        while (iterations < self.iterations if self.iterations is not None
+               else iterations < self.min_iterations or time.perf_counter() < deadline):
             self._iterate(determinise(game, seat, self.rng), root, n, scale)
             iterations += 1
         keys = {_key(m): m for m in moves}
@@ -172,12 +175,13 @@ class MctsBot:
                 nd.totals[s] += rewards[s]
 
 
-def make_bot(name: str, rng: random.Random, seconds: float = 0.2) -> Bot:
-    """The bot called `name` (one of BOTS); `seconds` is MCTS's thinking time per move."""
+def make_bot(name: str, rng: random.Random, seconds: float = 0.2, iterations: int | None = None) -> Bot:
+    """The bot called `name` (one of BOTS); `seconds` is MCTS's thinking time per move, or
+    `iterations` its fixed number of iterations per move (reproducible)."""
     if name == "random":
         return RandomBot(rng)
     if name == "greedy":
         return GreedyBot(rng)
     if name == "mcts":
-        return MctsBot(rng, seconds=seconds)
+        return MctsBot(rng, seconds=seconds, iterations=iterations)
     raise ValueError(f"no bot named {name!r}; bots: {', '.join(BOTS)}")

@@ -162,6 +162,10 @@ def register(app: typer.Typer) -> None:
             "random", "--bot", help="the policy of every seat: random, greedy (one-ply lookahead) or mcts (UCT)"
         ),
         seconds: float = typer.Option(0.2, "--seconds", min=0.001, help="mcts: thinking time per move, in seconds"),
+        iterations: Optional[int] = typer.Option(
+            None, "--iterations", min=1,
+            help="mcts: exactly this many iterations per move instead of --seconds (the same seed plays the same games)",
+        ),
         plot: Optional[Path] = typer.Option(
             None, "--plot", help="draw win rates (95% intervals), game lengths and scores to FILE.png (matplotlib)"
         ),
@@ -182,7 +186,8 @@ def register(app: typer.Typer) -> None:
         if save is not None and save.exists() and not save.is_dir():
             fail(f"--save {save}: not a folder", "give a folder for the game logs (it is created if missing)")
         if as_json:
-            stats = simulate(rs, seats, opts, games, seed, max_plies, save=save, bot=bot, seconds=seconds)
+            stats = simulate(rs, seats, opts, games, seed, max_plies, save=save, bot=bot, seconds=seconds,
+                             iterations=iterations)
             print(json.dumps(stats, indent=2))
             if plot is not None:
                 _plot(stats, plot)
@@ -192,7 +197,7 @@ def register(app: typer.Typer) -> None:
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"simulating {rs.name}", total=games)
             stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task), save=save,
-                             bot=bot, seconds=seconds)
+                             bot=bot, seconds=seconds, iterations=iterations)
         _print_stats(stats)
         if plot is not None:
             _plot(stats, plot)

@@ -43,8 +43,9 @@ def outcome_key(outcome: dict[str, Any] | None, automata: dict[str, int] | None 
 
 def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
              on_game: Callable[[], None] | None = None, save: Path | None = None, bot: str = "random",
-             seconds: float = 0.2) -> dict[str, Any]:
-    """Play `games` games with `bot` at every seat (`seconds` of thinking per move for mcts);
+             seconds: float = 0.2, iterations: int | None = None) -> dict[str, Any]:
+    """Play `games` games with `bot` at every seat (`seconds` of thinking per move for mcts, or
+    exactly `iterations` iterations per move when given: the same seed then plays the same games);
     returns a JSON-able dict of statistics.
 
     With `save`, each game's complete log is written to `save/game-NNNN.jsonl` in the format
@@ -61,7 +62,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     from api.bots import make_bot
 
     rng = random.Random(seed)
-    player = make_bot(bot, rng, seconds)
+    player = make_bot(bot, rng, seconds, iterations)
     won: Counter[int] = Counter()  # games each seat won, alone or shared
     draws = 0
     outcomes: Counter[str] = Counter()

@@ -57,6 +57,17 @@ def test_every_bot_plays_any_ruleset(bot):
     assert set(stats["score_quantiles"]) == {"team"}
 
 
+def test_mcts_with_fixed_iterations_plays_the_same_games_from_the_same_seed():
+    def run(seed):
+        done = ludex("simulate", "hanabi", "--bot", "mcts", "--iterations", "3", "--games", "2", "--seed", seed, "--json")
+        assert done.exit_code == 0, done.output
+        stats = json.loads(done.stdout)
+        return json.dumps([stats["plies"], stats["score_quantiles"], stats["outcomes"]], sort_keys=True)
+
+    assert run("5") == run("5")
+    assert len({run(str(seed)) for seed in range(4)}) > 1  # the seed, not the iteration count, decides
+
+
 def test_an_unknown_bot_is_named_with_the_bots():
     done = ludex("simulate", str(TOY), "--bot", "mtcs")
     assert done.exit_code == 2

@@ -54,7 +54,7 @@ def test_play_replay_audit_and_simulate_as_written(home):
     assert (home / "race.png").read_bytes()[:4] == b"\x89PNG"
 
     # "Under --bot mcts seat 0 wins every game."
-    done = ludex(home, "simulate", "mygames/race", "--games", "3", "--seed", "1", "--bot", "mcts", "--seconds", "0.1", "--json")
+    done = ludex(home, "simulate", "mygames/race", "--games", "3", "--seed", "1", "--bot", "mcts", "--iterations", "200", "--json")
     assert json.loads(done.stdout)["win_rates"]["0"]["wins"] == 3
 
     assert ludex(home, "simulate", "mygames/race", "--games", "10", "--save", "logs").returncode == 0
