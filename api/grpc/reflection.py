@@ -14,7 +14,7 @@ from typing import Any, Iterable
 import grpc
 from google.protobuf import descriptor_pb2
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
-from grpc_reflection.v1alpha._async import ReflectionServicer
+from grpc_reflection.v1alpha.reflection import ReflectionServicer
 
 from api.grpc.codegen import DESCRIPTOR_SET
 
@@ -50,7 +50,7 @@ class CommentedReflection(ReflectionServicer):
         return self._with_comments(super()._file_containing_symbol(request, fully_qualified_name))
 
 
-def enable_reflection(server: grpc.aio.Server, service_names: Iterable[str]) -> None:
+def enable_reflection(server: grpc.Server, service_names: Iterable[str]) -> None:
     """Serve reflection v1 and v1alpha on `server`, listing `service_names` and both
     reflection services."""
     servicer = CommentedReflection((*service_names, V1_SERVICE_NAME, V1ALPHA_SERVICE_NAME))
