@@ -57,7 +57,7 @@ SERVICE_NAME = pb2.DESCRIPTOR.services_by_name["Ludex"].full_name
 MAX_MESSAGE_BYTES = 1 << 20
 # Pool threads: concurrent calls plus open event streams (each holds one while it lasts). A
 # thread is made only when every other is busy, so a quiet server keeps few.
-MAX_WORKERS = 256
+MAX_WORKERS = 1000
 
 STATUS_BY_KIND = {
     "not_found": grpc.StatusCode.NOT_FOUND,
