@@ -15,6 +15,7 @@ Every generated function takes the game's `State` first. Names in the generated 
 from __future__ import annotations
 
 import itertools
+import keyword
 import re
 from typing import Any
 
@@ -23,7 +24,7 @@ from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import outcomes
 from runtime.state import State
-from runtime.values import ZoneRef
+from runtime.values import RESERVED, ZoneRef
 
 SPECIAL_PY = {
     "actor": "st.actor",
@@ -130,6 +131,12 @@ class Gen:
         for c in rs.component_types:
             others |= {f.name for f in c.fields}
         self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
+        # attributes only components have: read as Python attributes (`card.colour`, see Comp)
+        ent_members = {m for e in rs.entity_types for m in [*(f.name for f in e.fields), *(v.name for v in e.vars),
+                                                             *(z.name for z in e.zones)]}
+        self.comp_attrs = {f.name for c in rs.component_types for f in c.fields
+                           if f.name not in ent_members and f.name not in RESERVED and f.name.isidentifier()
+                           and not keyword.iskeyword(f.name)}
         self.lists = {c.name for c in rs.component_sets} | {e.name for e in rs.entity_sets}
         self.procs = {p.name: p for p in rs.procs}
         # functions of the state alone that loop over something: computed once per state version
@@ -318,6 +325,8 @@ class Gen:
     def ex_attr(self, n, env, obj, name):
         if obj.op == "name" and obj.args[0] == "option" and "option" not in env:
             return f"st.options[{name!r}]"
+        if name in self.comp_attrs:
+            return f"{self.ex(obj, env)}.{name}"
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
@@ -883,17 +892,18 @@ MAX_INLINE_DEPTH = 3
 
 
 def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
-    """When generated `text` reads local `py` only as `py.d['attr']` for attributes in
-    `scalar` (hashable values), Python text of a key holding those values; else None."""
+    """When generated `text` reads local `py` only as `py.d['attr']` or `py.attr` for
+    attributes in `scalar` (hashable values), Python text of a key holding those values;
+    else None."""
     uses = len(re.findall(rf"\b{py}\b", text))
-    reads = re.findall(rf"\(*\b{py}\b\)*\.d\['(\w+)'\]", text)
+    found = re.findall(rf"\(*\b{py}\b\)*(?:\.d\['(\w+)'\]|\.(\w+)\b(?!\())", text)
+    reads = [a or b for a, b in found]
     if not reads or len(reads) != uses or not set(reads) <= scalar:
         return None
-    reads = [repr(a) for a in reads]
-    attrs_ = sorted(set(reads))
-    if len(attrs_) == 1:
-        return f"{py}.d[{attrs_[0]}]"
-    return "(" + "".join(f"{py}.d[{a}], " for a in attrs_) + ")"
+    keys = sorted({f"{py}.d[{a!r}]" if a else f"{py}.{b}" for a, b in found})
+    if len(keys) == 1:
+        return keys[0]
+    return "(" + "".join(f"{k}, " for k in keys) + ")"
 
 
 def _int_lit(n: A.Node) -> bool:
