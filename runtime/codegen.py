@@ -63,6 +63,24 @@ def _concat(st: Any, a: Any, b: Any) -> list:
 _ABSENT = object()
 
 
+def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
+    """How many components of zone `z` have `attr` equal to `value`, from a tally of the zone's
+    values kept on its `ZoneRef` while the zone's list stays the same object: the effects
+    never change a zone's list in place once rules can read it (`State.move_items` copies),
+    and a list still being filled at table building changes its length."""
+    lst = st.zones[z.idx]
+    t = z.tally
+    if t is None or t[0] is not lst or t[1] != len(lst):
+        t = z.tally = (lst, len(lst), {})
+    by = t[2].get(attr)
+    if by is None:
+        by = t[2][attr] = {}
+        for c in lst:
+            x = c.d[attr]
+            by[x] = by.get(x, 0) + 1
+    return by.get(value, 0)
+
+
 def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, breaks: tuple = (), ties: str = "win",
               carried: Any = _ABSENT) -> None:
     """`end game` from generated effects: the outcome (`runtime.outcomes`) of kind `kind` with
@@ -97,7 +115,7 @@ UNSET = object()
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "COUNT_OF": _count_of, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -504,6 +522,9 @@ class Gen:
             raise CodegenError("constructors run only at game creation")
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
             src, cond = pos[0].args
+            tally = self._tally(src, cond, env)
+            if tally is not None:
+                return tally
             v = self.fresh("it")
             # a list comprehension's len beats sum() over a generator on the small zones of games
             return f"len([1 for {v} in {self.iterable(src, env)} if {self._guarded(cond, {**env, '$it': v})}])"
@@ -514,6 +535,17 @@ class Gen:
         if name in B.FUNCS:
             return f"FUNCS[{name!r}](st" + "".join(", " + self.ex(a, env) for a in pos) + ")"
         raise CodegenError(f"unknown function {name}")
+
+    def _tally(self, src: A.Node, cond: A.Node, env: dict[str, str]) -> str | None:
+        """`count(zone where .attr == x)` as a look-up in the zone's tally of attribute values
+        (`_count_of`), when `attr` always holds a hashable value and `x` does not read `it`."""
+        if self.shape(src, env) != "zone" or cond.op != "binop" or cond.args[0] != "==":
+            return None
+        for a, b in ((cond.args[1], cond.args[2]), (cond.args[2], cond.args[1])):
+            if (a.op == "attr" and a.args[0].op == "it" and a.args[1] in self.scalar_attrs
+                    and not any(m.op == "it" for m in A.walk(b))):
+                return f"COUNT_OF(st, {self.ex(src, env)}, {a.args[1]!r}, {self.ex(b, env)})"
+        return None
 
     # ---- functions and searches ----
     def fn_source(self, f: A.FnDecl) -> str:
@@ -884,7 +916,7 @@ _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
 # built-ins (runtime.builtins) whose value is always a Python list
 _LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "marks", "distinct", "list"))
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
-_COSTLY = re.compile(r"\bfor\b|F_|FUNCS|ITEMS|IX\(|len\(|sum\(|any\(|all\(")
+_COSTLY = re.compile(r"\bfor\b|F_|FUNCS|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 
 MAX_INLINE_NODES = 40

@@ -56,7 +56,7 @@ class ZoneRef:
     """One zone instance: `idx` into `State.zones`, its display `key` (e.g. `hand[1]`,
     `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
 
-    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched")
+    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched", "tally")
 
     def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
         self.idx = idx
@@ -68,6 +68,8 @@ class ZoneRef:
         self.decl_name = decl_name
         self.spectators = False  # `spectators see` this zone's declaration
         self.watched = True  # some trigger reads it: a change is marked in `State.dirty`
+        # (the zone's list, its length, {attr: {value: count}}): runtime.codegen's `_count_of`
+        self.tally: tuple[list, int, dict[str, dict[Any, int]]] | None = None
 
     def visible_to(self, viewer: int | None) -> bool:
         """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count.
