@@ -179,10 +179,26 @@ class Gen:
             for z in e.zones:
                 decls.setdefault(z.name, set()).add(False)
         self.scalar_attrs = {name for name, ok in decls.items() if ok == {True}}
+        # attributes and globals always holding an int (for `+` without the list case)
+        ints: dict[str, set[bool]] = {}
+        for t in rs.component_types:
+            for f in t.fields:
+                ints.setdefault(f.name, set()).add(_int_type(f.type))
+        for e in rs.entity_types:
+            for f in e.fields:
+                ints.setdefault(f.name, set()).add(_int_type(f.type))
+            for v in e.vars:
+                ints.setdefault(v.name, set()).add(_int_type(v.type) and not v.per_seat and not v.per)
+            for z in e.zones:
+                ints.setdefault(z.name, set()).add(False)
+        self.int_attrs = {name for name, ok in ints.items() if ok == {True}}
+        self.int_globals = {v.name for v in rs.vars if _int_type(v.type) and not v.per_seat and not v.per}
+        # `other(s)` is `1 - s` when a game always has exactly two seats
+        self.two_seats = tuple(rs.seats) == (2, 2) and not rs.automata
         # subexpressions computed before the comprehension being generated: id(node) -> local
         self.prebound: dict[int, str] = {}
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
-        self.local_shapes: dict[str, str] = {}
+        self.local_shapes: dict[str, str] = {}  # also "int": a local always holding an int
         # globals whose value is always a list or a dict: constants written as one, and the
         # containers of per-seat (a list) and per-enum (a dict) variables
         self.global_shapes: dict[str, str] = {}
@@ -355,9 +371,37 @@ class Gen:
             return f"Z[{self.ex(obj, env)}.idx][{self.ex(idx, env)}]"
         return f"IX(st, {self.ex(obj, env)}, {self.ex(idx, env)})"
 
+    def numeric(self, n: A.Node, env: dict[str, str]) -> bool:
+        """Whether `n` always evaluates to an int (so `+` adds numbers, never joins lists)."""
+        op, args = n.op, n.args
+        if op == "lit":
+            return args[0].__class__ is int
+        if op == "neg":
+            return True
+        if op == "binop":
+            return args[0] in ("-", "*", "//", "%") or (args[0] == "+" and self.numeric(args[1], env))
+        if op == "call":
+            name = args[0]
+            if name in self.fns:
+                f = self.fns[name]
+                return f.returns is not None and _int_type(f.returns)
+            return name in ("count", "size", "len", "abs", "remaining", "sum")  # `sum` starts at 0: numbers only
+        if op == "gen_call":
+            return args[0] in ("count", "sum")
+        if op == "attr":
+            return args[1] in self.int_attrs and not (args[0].op == "name" and args[0].args[0] == "option")
+        if op == "name":
+            name = args[0]
+            if name in env:
+                return self.local_shapes.get(env[name].strip("()")) == "int"
+            return name in self.int_globals or name in ("nseats", "ply")
+        if op == "if_expr":
+            return all(self.numeric(args[k], env) for k in range(1, len(args) - 1, 2)) and self.numeric(args[-1], env)
+        return False
+
     def ex_binop(self, n, env, op, x, y):
         a, b = self.ex(x, env), self.ex(y, env)
-        if op == "+" and not (_int_lit(x) or _int_lit(y)):  # an int literal: the other side is an int too
+        if op == "+" and not (_int_lit(x) or _int_lit(y) or self.numeric(x, env)):  # an int: the other side is one too
             return f"ADD(st, {a}, {b})"
         if op == "++":
             return f"CAT(st, {a}, {b})"
@@ -418,6 +462,8 @@ class Gen:
         shape = self.shape(value, env)
         if shape in ("list", "map"):
             self.local_shapes[py] = shape  # type: ignore[assignment]
+        elif self.numeric(value, env):
+            self.local_shapes[py] = "int"
 
     def ex_list_lit(self, n, env, *items):
         return "[" + ", ".join(self.ex(x, env) for x in items) + "]"
@@ -500,7 +546,7 @@ class Gen:
             return self._pre(f"{fname}({e} {clause})", pre)
         if fname == "count":
             return self._pre(f"len([1 {clause} if {e}])", pre)
-        return self._pre(f"FUNCS[{fname!r}](st, [{e} {clause}])", pre)
+        return self._pre(f"BI_{fname}(st, [{e} {clause}])", pre)
 
     def ex_call(self, n, env, name, pos, kw):
         if name in self.fns:
@@ -532,8 +578,12 @@ class Gen:
             return f"len({self.items(pos[0], env)})"
         if name == "has_mark" and len(pos) == 2:
             return f"({self.ex(pos[1], env)} in st.marks.get({self.ex(pos[0], env)}.id, ()))"
-        if name in B.FUNCS:
-            return f"FUNCS[{name!r}](st" + "".join(", " + self.ex(a, env) for a in pos) + ")"
+        if name == "other" and self.two_seats and len(pos) == 1:
+            return f"(1 - {self.ex(pos[0], env)})"
+        if name in ("max", "min") and len(pos) == 2:  # of two values: Python's own
+            return f"{name}({self.ex(pos[0], env)}, {self.ex(pos[1], env)})"
+        if name in B.FUNCS:  # a name bound in the generated module: no look-up in FUNCS per call
+            return f"BI_{name}(st" + "".join(", " + self.ex(a, env) for a in pos) + ")"
         raise CodegenError(f"unknown function {name}")
 
     def _tally(self, src: A.Node, cond: A.Node, env: dict[str, str]) -> str | None:
@@ -916,7 +966,7 @@ _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
 # built-ins (runtime.builtins) whose value is always a Python list
 _LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "marks", "distinct", "list"))
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
-_COSTLY = re.compile(r"\bfor\b|F_|FUNCS|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
+_COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 
 MAX_INLINE_NODES = 40
@@ -936,6 +986,10 @@ def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
     if len(keys) == 1:
         return keys[0]
     return "(" + "".join(f"{k}, " for k in keys) + ")"
+
+
+def _int_type(t: A.TypeRef) -> bool:
+    return t.name == "int" and not t.optional and not t.args
 
 
 def _int_lit(n: A.Node) -> bool:
@@ -1021,6 +1075,7 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     src += effects_source(gen, moves, triggers)
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
+    ns.update({f"BI_{name}": f for name, f in B.FUNCS.items()})
     ns.update(gen.consts)
     code = compile(text, f"<ludex {rs.name}>", "exec")
     exec(code, ns)  # noqa: S102 - source generated from the checked IR, not user input
