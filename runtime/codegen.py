@@ -199,6 +199,7 @@ class Gen:
         self.prebound: dict[int, str] = {}
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
         self.local_shapes: dict[str, str] = {}  # also "int": a local always holding an int
+        self.fn_shapes: dict[str, str | None] = {}  # see `_returns_shape`
         # globals whose value is always a list or a dict: constants written as one, and the
         # containers of per-seat (a list) and per-enum (a dict) variables
         self.global_shapes: dict[str, str] = {}
@@ -255,6 +256,10 @@ class Gen:
             return "list"
         if op == "call" and n.args[0] not in self.fns and n.args[0] in _LIST_BUILTINS:
             return "list"
+        if op == "call" and n.args[0] in self.fns:
+            return self._returns_shape(n.args[0])
+        if op == "let_expr":  # the value of its body, where the let's name is not a global
+            return self.shape(n.args[2], {**env, n.args[0]: "$let"})
         if op == "if_expr":
             parts = n.args
             shapes = {self.shape(parts[k], env) for k in range(1, len(parts) - 1, 2)} | {self.shape(parts[-1], env)}
@@ -269,6 +274,16 @@ class Gen:
             return self.items(n, env)
         finally:
             self.iterable_depth -= 1
+
+    def _returns_shape(self, name: str) -> str | None:
+        """"list" or "map" when ruleset function `name` always returns a Python list or dict
+        (what its body builds), else None."""
+        if name not in self.fn_shapes:
+            self.fn_shapes[name] = None  # while its body is looked at: a recursive call is unknown
+            f = self.fns[name]
+            got = self.shape(f.body, {p.name: "$param" for p in f.params})
+            self.fn_shapes[name] = got if got in ("list", "map") else None
+        return self.fn_shapes[name]
 
     def items(self, n: A.Node, env: dict[str, str]) -> str:
         """Python text iterating the elements of collection `n`."""
@@ -600,6 +615,9 @@ class Gen:
     # ---- functions and searches ----
     def fn_source(self, f: A.FnDecl) -> str:
         env = {p.name: self.fresh(p.name) for p in f.params}
+        for p in f.params:  # a map parameter holds a dict (a list parameter may be given a zone)
+            if p.type.name == "map" and not p.type.optional:
+                self.local_shapes[env[p.name]] = "map"
         params = "".join(", " + env[p.name] for p in f.params)
         body = self.ex(f.body, env)
         if f.name in self.memoised:
@@ -1038,8 +1056,12 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
     rs = gen.rs
 
     def attempt(fname: str, params: tuple[A.Binder, ...] | tuple[A.Param, ...], stmts: tuple[A.Node, ...], trig: bool) -> str | None:
+        named = [(p.name, gen.fresh(p.name)) for p in params]
+        for p, (_n, py) in zip(params, named):  # a map parameter holds a dict
+            if isinstance(p, A.Param) and p.type.name == "map" and not p.type.optional:
+                gen.local_shapes[py] = "map"
         try:
-            return gen.body_source(fname, [(p.name, gen.fresh(p.name)) for p in params], stmts, trig)
+            return gen.body_source(fname, named, stmts, trig)
         except CodegenError:
             return None
 
