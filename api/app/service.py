@@ -319,15 +319,18 @@ class GameService:
         seat: int | None = None,
     ) -> dict[str, Any] | None:
         """`submit_move` for a caller on an event loop, or None at once when another call holds
-        the game (then call `submit_move` in a worker thread). The rules run on the loop, which
-        is free while the commit waits for the disk (`EventStore.append_on_loop`): for a store
-        whose reads never wait (SQLite in WAL mode), this spares each move two hops between
-        the loop and a worker thread."""
+        the game or the move is not for the version this process holds (then call
+        `submit_move` in a worker thread: the store must be read). The rules run on the loop,
+        which is free while the commit waits for the disk (`EventStore.append_on_loop`): this
+        spares each move two hops between the loop and a worker thread. Only a refusal reads
+        the store on the loop (to re-judge it, as `submit_move` does)."""
         parsed = _parse_move(move)
         lock = self._locked(game_id)
         if not lock.acquire(blocking=False):
             return None
         try:
+            if self._cached_at(game_id, expected_version) is None:
+                return None  # the game must be read from the store first: not on the loop
             pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
                 stored = await self.store.append_on_loop(**pending.append_arguments())

@@ -203,11 +203,11 @@ async def send_json(send: Send, payload: bytes, status: int = 200) -> None:
 def install(app: Any, service: GameService, call: Callable[..., Awaitable[Any]], inline_reads: bool) -> list[FastRoute]:
     """Put the fast routes for legal-moves and moves in front of `app`'s declared ones.
     Answers the routes (for a `FrontDoor`). `call(fn, *args)` runs a service method the way the face runs it (in a worker thread) and
-    returns its result. With `inline_reads` a legal-moves listing runs on the event loop itself
-    when no other call holds the game, and so do a move's rules, with the loop free while its
-    commit waits for the disk: worth it where the store's reads are short and never wait for a
-    commit (SQLite in WAL mode), since a hop to a thread and back costs more CPU than the
-    listing."""
+    returns its result. A move on the version the process holds runs on the event loop, the loop
+    free while its commit waits (`GameService.submit_move_on_loop`). With `inline_reads` a
+    legal-moves listing also runs on the loop when no other call holds the game: worth it where
+    the store's read is short and never waits for a commit (SQLite in WAL mode), since a hop to
+    a thread and back costs more CPU than the listing."""
     declared = {r.name: r for r in app.router.routes if isinstance(r, APIRoute)}
 
     async def legal_moves(scope: Scope, receive: Receive, send: Send, game_id: str, token: str | None,
@@ -226,7 +226,7 @@ def install(app: Any, service: GameService, call: Callable[..., Awaitable[Any]],
         if parsed is None:
             return False
         move, version, seat = parsed
-        result = await service.submit_move_on_loop(game_id, token, move, version, seat) if inline_reads else None
+        result = await service.submit_move_on_loop(game_id, token, move, version, seat)
         if result is None:
             result = await call(service.submit_move, game_id, token, move, version, seat)
         await send_json(send, render_json(result))

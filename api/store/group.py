@@ -106,8 +106,8 @@ class GroupAppender:
         return item.moved
 
     def append_later(self, item: PendingAppend) -> None:
-        """Queue `item` without waiting: it is committed in some group on the appender's own
-        thread, and `item.answered([item, ...])` is then called there, once per group with the
+        """Queue `item` without waiting: it is committed in some group on one of the appender's
+        own threads, and `item.answered([item, ...])` is then called there, once per group with the
         group's appends that share that callback (an event loop's caller wakes once per group,
         not once per append). Read the answer from `item.moved` and `item.error` then."""
         assert item.answered is not None
@@ -119,8 +119,12 @@ class GroupAppender:
                 self._queue.append(item)
                 return
         if self._jobs is None:
-            self._jobs = queue.SimpleQueue()
-            threading.Thread(target=self._serve_jobs, args=(self._jobs,), name="ludex-appends", daemon=True).start()
+            with self._lock:
+                if self._jobs is None:  # one thread per group that may be in flight
+                    self._jobs = queue.SimpleQueue()
+                    for _ in range(self._max_in_flight):
+                        threading.Thread(target=self._serve_jobs, args=(self._jobs,), name="ludex-appends",
+                                         daemon=True).start()
         self._jobs.put(group)
 
     def _serve_jobs(self, jobs: queue.SimpleQueue[list[PendingAppend]]) -> None:

@@ -294,8 +294,8 @@ class EventStore:
     ) -> list[StoredEvent]:
         """`append` for a caller on an event loop, where the commit's wait must not block:
         the append joins the store's group queue and the loop runs other work until its group
-        has committed (on the group appender's own thread, which wakes the loop once per group).
-        Worth it where the rest (chaining, and a refusal's version read) is short: SQLite."""
+        has committed (on the group appender's own threads, which wake the loop once per group).
+        Only a refusal reads the store on the loop (`VersionConflict` with the version now)."""
         if not new_events:
             return []
         pending, stored = self._pending(game_id, expected_version, new_events, finished, prev_hash, log_format)
