@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
+from typing import Any
 
 import pytest
 from service_harness import play_service, run_cli, write_log
@@ -190,13 +192,23 @@ def test_two_service_processes_alternate_on_one_store(sqlite_url, monkeypatch, r
     assert services[1].audit(game["game_id"])["ok"]
 
 
-def test_a_process_behind_the_store_refuses_moves_as_the_store_says(sqlite_url):
+def _submit_on_loop(service: GameService, *args: Any) -> dict[str, Any]:
+    """A move sent the way the HTTP face sends it: judged on an event loop
+    (`submit_move_on_loop`), in a worker thread only when that declines."""
+    answer = asyncio.run(service.submit_move_on_loop(*args))
+    return answer if answer is not None else service.submit_move(*args)
+
+
+@pytest.mark.parametrize("submitted", ["in_a_thread", "on_a_loop"])
+def test_a_process_behind_the_store_refuses_moves_as_the_store_says(sqlite_url, submitted):
     """A process whose cached game another process has moved on answers a move as a fresh read
     would: a move for the old version is stale (not "not your turn" or "illegal" judged on the
-    old state), a move for the new version is played, and a finished game is over."""
+    old state), a move for the new version is played, and a finished game is over; alike for a
+    move judged on the event loop and one judged in a worker thread."""
     from api.app import Conflict
 
     ahead, behind = GameService(EventStore(sqlite_url)), GameService(EventStore(sqlite_url))
+    submit = behind.submit_move if submitted == "in_a_thread" else lambda *a: _submit_on_loop(behind, *a)
     game = ahead.create_game(RULESET, seed="behind")
     gid, tokens = game["game_id"], game["tokens"]
     old = behind.view(gid, None)  # cached by the process that falls behind
@@ -205,20 +217,20 @@ def test_a_process_behind_the_store_refuses_moves_as_the_store_says(sqlite_url):
     ahead.submit_move(gid, tokens[seat], legal["moves"][0], legal["version"])
     for token in tokens:  # whichever seat: not_your_turn or illegal on the old state, stale on the store's
         with pytest.raises(Conflict) as refused:
-            behind.submit_move(gid, token, {"name": "no-such-move", "args": {}}, old["version"])
+            submit(gid, token, {"name": "no-such-move", "args": {}}, old["version"])
         assert refused.value.code == "stale_version"
         assert refused.value.to_dict()["current_version"] == ahead.view(gid, None)["version"]
     now = ahead.view(gid, None)
     seat = now["decision"]["seats"][0]
     legal = ahead.legal_moves(gid, tokens[seat])
-    assert behind.submit_move(gid, tokens[seat], legal["moves"][0], legal["version"])["version"] > now["version"]
+    assert submit(gid, tokens[seat], legal["moves"][0], legal["version"])["version"] > now["version"]
     _play(ahead, game, random.Random(5))
     last = ahead.view(gid, None)
     with pytest.raises(Conflict) as over:
-        behind.submit_move(gid, tokens[0], {"name": "no-such-move", "args": {}}, last["version"] - 1)
+        submit(gid, tokens[0], {"name": "no-such-move", "args": {}}, last["version"] - 1)
     assert over.value.code in ("game_over", "stale_version")
     with pytest.raises(Conflict) as over:
-        behind.submit_move(gid, tokens[0], {"name": "no-such-move", "args": {}}, last["version"])
+        submit(gid, tokens[0], {"name": "no-such-move", "args": {}}, last["version"])
     assert over.value.code == "game_over"
 
 
