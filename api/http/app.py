@@ -11,7 +11,7 @@ seat, 404 unknown game, 409 stale version or game over, 413 body too large, 422 
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncIterator, Callable, Sequence
+from typing import Any, AsyncIterator, Sequence
 
 from fastapi import Depends, FastAPI, Header, Query, Request, Response
 from fastapi.encoders import jsonable_encoder
@@ -22,7 +22,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sse_starlette import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.app.errors import ErrorCode
@@ -122,14 +122,21 @@ def _last_event_id(value: str) -> int:
 
 
 class _App(FastAPI):
-    """FastAPI with an optional ASGI app in front of its middleware stack (`front_door`, given
-    the stack when Starlette builds it at the first request)."""
+    """FastAPI with an optional ASGI app in front of all of it (`front_door`), which hands what
+    it does not answer to `behind_front_door`: FastAPI itself, telemetry and middleware
+    included."""
 
-    front_door: Callable[[ASGIApp], ASGIApp] | None = None
+    front_door: ASGIApp | None = None
 
-    def build_middleware_stack(self) -> ASGIApp:
-        stack = super().build_middleware_stack()
-        return stack if self.front_door is None else self.front_door(stack)
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front_door is not None and scope["type"] == "http":
+            scope["app"] = self  # as Starlette sets it
+            await self.front_door(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    async def behind_front_door(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -319,5 +326,5 @@ def create_app(
 
     routes = install_fast_routes(app, service, run_in_threadpool, inline_reads=service.store.dialect == "sqlite")
     if not cors_origins and access_log is None:  # no middleware needs to see every request
-        app.front_door = lambda stack: FrontDoor(stack, routes, app.exception_handlers, max_body_bytes)
+        app.front_door = FrontDoor(app.behind_front_door, routes, app.exception_handlers, max_body_bytes)
     return app
