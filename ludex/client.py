@@ -188,7 +188,8 @@ class Client:
                 source.response.read()
                 _raise_for(source.response)
             for message in source.iter_sse():
-                yield _EVENT.validate_json(message.data)
+                if message.data:  # a message without data (a keep-alive, an id alone) is no event
+                    yield _EVENT.validate_json(message.data)
 
     def replay(self, game_id: str, at: int, token: str | None = None) -> ReplayOut:
         """GET /games/{id}/replay: the view right after event `at`."""
@@ -272,7 +273,8 @@ class AsyncClient:
                 await source.response.aread()
                 _raise_for(source.response)
             async for message in source.aiter_sse():
-                yield _EVENT.validate_json(message.data)
+                if message.data:  # a message without data (a keep-alive, an id alone) is no event
+                    yield _EVENT.validate_json(message.data)
 
     async def replay(self, game_id: str, at: int, token: str | None = None) -> ReplayOut:
         return await self._get(ReplayOut, f"/games/{game_id}/replay", token, at=at)

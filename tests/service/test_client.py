@@ -5,10 +5,12 @@ and an export that `ludex audit` verifies."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import httpx
 import pytest
 from service_harness import run_cli, write_log
 
@@ -95,3 +97,18 @@ def test_errors_are_typed(ludex):
         ludex.export(game.game_id)
     assert running.value.code == "game_running"
     assert "balloon_cup" in {r.name for r in ludex.rulesets()}
+
+
+def test_the_stream_skips_messages_without_data(ludex):
+    """A message with no data line (an `id:` alone, as the stream once delivered under load in
+    a merge train) is not an event: the stream goes on with the next one."""
+    game = ludex.create_game("balloon_cup", seed="no data")
+    event = ludex.http.get(f"/games/{game.game_id}/events").json()["events"][0]
+    body = (b"id: 1\r\n\r\n: ping\r\n\r\nid: 1\r\ndata: " + json.dumps(event).encode() + b"\r\n\r\n")
+    transport = httpx.MockTransport(lambda _request: httpx.Response(
+        200, headers={"content-type": "text/event-stream"}, content=body))
+    client = Client(http=httpx.Client(base_url="http://ludex.test", transport=transport))
+    try:
+        assert [e.version for e in client.stream("g")] == [1]
+    finally:
+        client.http.close()
