@@ -1,17 +1,21 @@
-"""Battle Line benchmark (issue 4, "Tests and benchmark"): random playouts/s, and the time of
-one claim proof in the worst case (the opponent has placed nothing at the flag, so the proof
-ranges over completions with three of the ~57 unseen troops, or four with Mud).
+"""Battle Line benchmark (issues 4 and 10): random playouts/s, and the time of one claim proof
+(the ruleset's `provable(flag, seat)`: the formation search `best_formation`).
 
 - playouts: seeded random legal games of `rulesets/battle_line` (and each variant), as
   `ludex simulate` plays them; wall and CPU seconds, playouts/s and plies/s.
-- claim proof: for many complete formations of seat 0 at flag 1 (every wedge, every phalanx,
-  random others; with and without Mud and Fog; with a Leader) against an empty side (and a
-  few against a side holding only a Leader or Companion Cavalry), times
-  the ruleset's `provable(flag1, 0)`, i.e. `any_completion(...)` with the ruleset's pruning
-  function, and reports the slowest, the mean, and for the slowest case the time of a blind
-  enumeration (`all(... for c in completions(...))` evaluated without pruning) for comparison.
+- claim proof, per position: the anchor's bench cases (`../shared/anchors/battle_line_bench.py`:
+  an empty opposing side with almost every troop unseen, Mud, Fog) and positions whose opposing
+  side holds one to three morale cards (MORALE_CASES), each answer checked against the anchor's
+  engine; `--proof-reps` calls per position in rounds over the positions (so a burst of load falls
+  on all alike), half of them the first proof in a state (nothing memoised); per position the
+  median, p99 and slowest call in CPU time (thread_time, which preemption does not inflate).
+- claim proof, many positions: for many complete formations of seat 0 at flag 1 (every wedge,
+  every phalanx, random others; with and without Mud and Fog; with a Leader) against an empty
+  side, the slowest and the mean, and for the slowest provable three-card case the time of a
+  blind enumeration (every completion's strength) for comparison.
 
-    .venv/bin/python bench/battle_line_bench.py [--games 100] [--seed 1] [--samples 300]
+    .venv/bin/python bench/battle_line_bench.py [--games 100] [--seed 1] [--samples 300] [--proof-reps 1000]
+    .venv/bin/python bench/battle_line_bench.py --games 0      # the claim proof alone
 
 Not part of the test suite. Prints only; no assertions.
 """
@@ -19,14 +23,18 @@ Not part of the test suite. Prints only; no assertions.
 from __future__ import annotations
 
 import argparse
+import gc
+import importlib
 import itertools
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+ANCHORS = [ROOT.parent / "shared" / "anchors", ROOT.parents[1] / "shared" / "anchors"]
 
 from dsl import load_ruleset  # noqa: E402
 from runtime import Game  # noqa: E402
@@ -83,13 +91,91 @@ def blind_time(g: Game) -> float:
     """The same proof by blind enumeration of every completion (no pruning)."""
     st = g.st
     f = st.g["flags"][0]
-    unseen, score, fog, need, beats = (ruleset_fn(st, n) for n in ("unseen", "score", "fog_at", "need", "beats_claim"))
+    unseen, score, fog, need, strength = (ruleset_fn(st, n) for n in ("unseen", "score", "fog_at", "need", "strength"))
     mine = score(f, 0)
     fogged = fog(f)
     t0 = time.perf_counter()
-    ok = not any(beats(c, mine, fogged) for c in completions(st, [], unseen(), need(f)))
+    ok = not any(strength(c, fogged) > mine for c in completions(st, [], unseen(), need(f)))
     del ok
     return time.perf_counter() - t0
+
+
+# Positions beyond the anchor's cases: the opposing side holds morale cards, each of which may
+# stand for any troop of its values (L13, E-BL1): (label, flag spec as the anchor's, table troops).
+MORALE_CASES = [
+    ("top wedge red 8-9-10 vs Alexander alone", {"sides": [["red-8", "red-9", "red-10"], ["alexander"]]}, []),
+    ("phalanx of 10s vs Cavalry + yellow-8", {"sides": [["red-10", "blue-10", "green-10"], ["companion_cavalry", "yellow-8"]]}, []),
+    ("wedge red 7-8-9 vs Darius + blue-6", {"sides": [["red-7", "red-8", "red-9"], ["darius", "blue-6"]]}, []),
+    ("top wedge red 8-9-10 vs Shield Bearers", {"sides": [["red-8", "red-9", "red-10"], ["shield_bearers"]]}, []),
+    ("top wedge red 8-9-10 vs Alexander + Cavalry", {"sides": [["red-8", "red-9", "red-10"], ["alexander", "companion_cavalry"]]}, []),
+    ("wedge red 7-8-9 vs Cavalry + Shield Bearers", {"sides": [["red-7", "red-8", "red-9"], ["companion_cavalry", "shield_bearers"]]}, []),
+    ("Mud: wedge red 7-10 vs Darius + Cavalry + Shield", {"sides": [["red-7", "red-8", "red-9", "red-10"], ["darius", "companion_cavalry", "shield_bearers"]], "mud": 1}, []),
+    ("Mud: phalanx of 9s vs Alexander + Shield Bearers", {"sides": [["red-9", "blue-9", "green-9", "yellow-9"], ["alexander", "shield_bearers"]], "mud": 1}, []),
+]
+
+
+def anchor_module(name: str):
+    anchors = next((p for p in ANCHORS if p.is_dir()), None)
+    if anchors is None:
+        return None
+    if str(anchors) not in sys.path:
+        sys.path.insert(0, str(anchors))
+    return importlib.import_module(name)
+
+
+def spec_position(rs, spec: dict, table: list[str]) -> Game:
+    """A position in the anchor's terms: flag 1's two sides (seat 0's complete), Mud or Fog
+    beside it, `table` troops face up on seat 0's discard pile; every other troop is unseen."""
+    env = ["mud"] * bool(spec.get("mud")) + ["fog"] * bool(spec.get("fog"))
+    g = proof_position(rs, spec["sides"][0], env)
+    comps = {c.name: c for c in g.st.comps}
+    zones = {z.key: z for z in g.st.zone_refs}
+    g.st.move_items([comps[n] for n in spec["sides"][1]], zones["flag1.side[1]"])
+    g.st.move_items([comps[n] for n in table], zones["discard[0]"])
+    return g
+
+
+def proof_table(reps: int, rounds: int = 20) -> None:
+    """Per position: median, p99 and slowest call of `provable(flag1, 0)` in CPU microseconds."""
+    abench, hand = anchor_module("battle_line_bench"), anchor_module("battle_line")
+    if abench is None:
+        print("(no anchor cases found beside the project: ../shared/anchors)")
+        return
+    rs = load_ruleset("battle_line")
+    rows = []
+    for label, spec, table, *expected in list(abench.PROOF_CASES) + MORALE_CASES:
+        want = expected[0] if expected else hand.Game.from_position(flags=[spec], discards=[table, []], seat=0).provable(0, 0)
+        g = spec_position(rs, spec, table)
+        f, provable = g.st.g["flags"][0], ruleset_fn(g.st, "provable")
+        rows.append([label, want, bool(provable(f, 0)), g, f, provable, []])
+    clock = time.thread_time_ns
+    per_round = max(2, reps // rounds)
+    for _ in range(rounds):
+        for _label, _want, _got, g, f, provable, samples in rows:
+            for _ in range(5):
+                provable(f, 0)
+            gc.disable()
+            try:
+                for i in range(per_round):
+                    if i % 2:  # the first proof in a state: nothing memoised for it
+                        g.st.version += 1
+                    t0 = clock()
+                    provable(f, 0)
+                    samples.append((clock() - t0) / 1000)
+            finally:
+                gc.enable()
+    print(f"   {'position':<50} {'result':<6} {'median':>7} {'p99':>7} {'max':>7}  (us CPU)")
+    stats = []
+    for label, want, got, _g, _f, _p, samples in rows:
+        samples.sort()
+        med, p99, top = statistics.median(samples), samples[int(0.99 * (len(samples) - 1))], samples[-1]
+        stats.append((med, p99, top))
+        flagged = "" if got == want else f"  ANCHOR SAYS {want}"
+        print(f"   {label[:50]:<50} {str(got):<6} {med:>7.1f} {p99:>7.1f} {top:>7.1f}{flagged}", flush=True)
+    k = len(abench.PROOF_CASES)
+    for name, part in (("the anchor's cases", stats[:k]), ("every position", stats)):
+        print(f"   {name}: worst median {max(x[0] for x in part):.1f} us, worst p99 {max(x[1] for x in part):.1f} us,"
+              f" slowest call {max(x[2] for x in part):.1f} us (CPU; target: median 40, none over 200)")
 
 
 def cases(samples: int, seed: int) -> list[tuple[list[str], list[str]]]:
@@ -118,14 +204,17 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--samples", type=int, default=200)
+    ap.add_argument("--proof-reps", type=int, default=1000, help="calls per position in the per-position table")
     a = ap.parse_args()
 
     print("== random playouts ==")
-    for variants in ((), ("advanced_claims",), ("no_tactics",)):
+    for variants in ((), ("advanced_claims",), ("no_tactics",)) if a.games else ():
         r = playouts(variants, a.games, a.seed)
         print(f"{'+'.join(r['variants']):16s} {r['games']} games, {r['plies']} plies, {r['wall']:.1f} s wall "
               f"({r['cpu']:.1f} s CPU): {r['playouts_per_s']:.1f} playouts/s, {r['plies_per_s']:.0f} plies/s; {r['reasons']}")
 
+    print("== claim proof per position (the anchor's cases, then morale cards on the opposing side) ==")
+    proof_table(a.proof_reps)
     print("== claim proof against an empty side (most troops unseen) ==")
     rs = load_ruleset("battle_line")
     times = []
@@ -135,26 +224,19 @@ def main() -> None:
         times.append((dt, mine, env, ok))
     times.sort(reverse=True)
     mean = sum(t for t, *_ in times) / len(times)
-    print(f"{len(times)} proofs: mean {mean * 1000:.2f} ms, median {times[len(times) // 2][0] * 1000:.2f} ms")
+    print(f"{len(times)} proofs: mean {mean * 1e6:.1f} us, median {times[len(times) // 2][0] * 1e6:.1f} us (wall)")
     print("slowest (best of 2 runs each):")
     for dt, mine, env, ok in times[:5]:
-        print(f"  {dt * 1000:8.2f} ms  {'+'.join(mine)} {'with ' + '+'.join(env) if env else ''} -> "
+        print(f"  {dt * 1e6:8.1f} us  {'+'.join(mine)} {'with ' + '+'.join(env) if env else ''} -> "
               f"{'provable' if ok else 'not provable'}")
-    print(f"WORST-CASE CLAIM PROOF: {times[0][0] * 1000:.1f} ms")
-    print("against a side holding only morale tactics (E-BL1: they count with their full range):")
-    for mine, theirs in ((["red-8", "red-9", "red-10"], ["alexander"]), (["red-8", "red-9", "red-10"], ["companion_cavalry"]),
-                         (["red-5", "red-6", "red-7"], ["alexander"])):
-        g = proof_position(rs, mine, [])
-        comps = {c.name: c for c in g.st.comps}
-        g.st.move_items([comps[n] for n in theirs], next(z for z in g.st.zone_refs if z.key == "flag1.side[1]"))
-        dt, ok = time_proof(g, repeat=2)
-        print(f"  {dt * 1000:8.2f} ms  {'+'.join(mine)} against {'+'.join(theirs)} -> {'provable' if ok else 'not provable'}")
+    print(f"WORST-CASE CLAIM PROOF: {times[0][0] * 1e6:.1f} us")
     three = next((t for t in times if not t[2] and t[3]), None)
     if three is not None:
         dt, mine, env, ok = three
         g = proof_position(rs, mine, env)
-        print(f"slowest provable three-card case ({'+'.join(mine)}): {dt * 1000:.2f} ms pruned, "
+        print(f"slowest provable three-card case ({'+'.join(mine)}): {dt * 1e6:.1f} us by the formation search, "
               f"{blind_time(g) * 1000:.0f} ms by blind enumeration of every completion")
+
 
 if __name__ == "__main__":
     main()

@@ -6,7 +6,7 @@ the alternatives each element may stand for.
     best_completion(partial, pool, size, key, bound, args)    the largest `key` of any completion (or none)
     expand(items, alternatives, args)             lazy: every choice of one alternative per item (cartesian product)
     group_values(items, key, value, keys)         {k: the `value` fields of the items whose `key` field is k, highest first}
-    top_run(values, n, required)                  the top of the highest run of n consecutive integers (or none)
+    top_run(values, n, required, wild)            the top of the highest run of n consecutive integers (or none), wild slots filling gaps
 
 `pred`, `viable`, `key`, `bound` and `alternatives` name functions of the ruleset (as text, e.g.
 `"beats"`); each is called with the candidate list first, then the elements of `args`:
@@ -166,15 +166,24 @@ def group_values(st: Any, items: Any, key: str, value: str, keys: Any = None) ->
     return out
 
 
-def top_run(st: Any, values: Any, n: int, required: Any = None) -> int | None:
-    """The largest t such that the n consecutive integers t-n+1 .. t all occur in `values` or
-    `required` and every element of `required` is among them (a straight, a run, a sequence);
-    none when there is no such run (n < 1 included), or when `required` repeats a value.
-    Values need not be sorted or distinct. The integers present are the bits of a mask m; the
-    tops of runs are the bits of m & m<<1 & ... & m<<(n-1), and `required` keeps those from
-    max(required) to min(required) + n - 1."""
+def top_run(st: Any, values: Any, n: int, required: Any = None, wild: Any = None) -> int | None:
+    """The largest t such that the n consecutive integers t-n+1 .. t can be made of every
+    element of `required` (each one of them), one value chosen from each list in `wild` (each
+    wild slot takes one value of its own list, distinct from the others and from `required`),
+    and the rest from `values` (a straight, a run, a sequence, with wild cards); none when
+    there is no such run (n < 1 included), or when `required` repeats a value. `values` need
+    not be sorted or distinct; a wild slot with an empty list makes no run.
+
+    Without `wild`: the integers present are the bits of a mask m; the tops of runs are the
+    bits of m & m<<1 & ... & m<<(n-1), and `required` keeps those from max(required) to
+    min(required) + n - 1. With `wild`: each candidate top, highest first, until the values
+    the run misses can be given to distinct wild slots (a matching over at most n bits)."""
     allv = list(st.items(values))
     req = list(st.items(required)) if required is not None else ()
+    if wild is not None:
+        slots = [list(st.items(w)) for w in st.items(wild)]
+        if slots:
+            return _top_run_wild(allv, n, list(req), slots)
     if req:
         if len(set(req)) != len(req):
             return None
@@ -192,6 +201,57 @@ def top_run(st: Any, values: Any, n: int, required: Any = None) -> int | None:
         lo, hi = max(req) - base, min(req) + n - 1 - base
         tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
     return tops.bit_length() - 1 + base if tops else None
+
+
+def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[int]]) -> int | None:
+    """`top_run` with wild slots (at least one): see there."""
+    k = len(slots)
+    if n < 1 or len(set(req)) != len(req) or len(req) + k > n or not all(slots):
+        return None
+    everything = values + req + [v for s in slots for v in s]
+    base = min(everything)
+    vmask = rmask = 0
+    for v in values:
+        vmask |= 1 << (v - base)
+    for v in req:
+        rmask |= 1 << (v - base)
+    wmasks = []
+    for s in slots:
+        m = 0
+        for v in s:
+            m |= 1 << (v - base)
+        wmasks.append(m)
+    covered = vmask | rmask
+    for m in wmasks:
+        covered |= m
+    full = (1 << n) - 1
+    hi = max(everything) if not req else min(max(everything), min(req) + n - 1)
+    lo = base + n - 1 if not req else max(base + n - 1, max(req))
+    for t in range(hi, lo - 1, -1):
+        run = full << (t - n + 1 - base)
+        if run & covered != run or rmask & ~run:
+            continue
+        open_ = run & ~rmask  # the values the wild slots and `values` fill
+        missing = open_ & ~vmask  # those only a wild slot can fill
+        if missing.bit_count() <= k and _assign(wmasks, 0, open_, missing):
+            return t
+    return None
+
+
+def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
+    """Whether wild slots i.. can take distinct bits of `free` (each within its own mask) so
+    that every bit of `missing` is taken."""
+    if missing.bit_count() > len(wmasks) - i:
+        return False
+    if i == len(wmasks):
+        return True
+    choices = wmasks[i] & free
+    while choices:
+        b = choices & -choices
+        choices ^= b
+        if _assign(wmasks, i + 1, free & ~b, missing & ~b):
+            return True
+    return False
 
 
 SEARCH_FUNCS: dict[str, Any] = {

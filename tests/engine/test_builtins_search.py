@@ -49,6 +49,7 @@ var by_parity: map<parity, list<int>> = group_values(pool, "p", "v", parity)
 var run3: int = top_run([1, 2, 3, 5, 6, 7], 3)
 var run_with_2: int = top_run([1, 3, 4, 7, 8, 9], 3, [2])
 var no_run: int = top_run([1, 2, 4], 3)
+var wild_run: int = top_run([4, 9], 3, [5], [[1, 2, 3, 6, 7, 8]])
 step s "the only step"
 move stop() during s "end" { end game draw "done" }
 """
@@ -72,6 +73,7 @@ def test_through_the_rule_language(game: Game) -> None:
     assert g["exp_count"] == 8
     assert g["by_parity"] == {"even": [8, 6, 4, 2], "odd": [9, 7, 5, 3, 1]}
     assert g["run3"] == 7 and g["run_with_2"] == 4 and g["no_run"] is None
+    assert g["wild_run"] == 6  # 4, 5 and the wild slot as 6
 
 
 def test_ruleset_fn_errors(game: Game) -> None:
@@ -191,3 +193,38 @@ def test_top_run_examples() -> None:
     assert top_run(st, [5, 4], 3, [3]) == 5
     assert top_run(st, [5, 4, 2], 3, [3, 3]) is None  # a repeated required value makes no run
     assert top_run(st, [], 1) is None
+
+
+def _brute_top_run_wild(values: list[int], n: int, required: list[int], wild: list[list[int]]) -> int | None:
+    """Every choice of one value per wild slot, then a run of exactly the required, the chosen
+    and some values."""
+    best = None
+    for chosen in itertools.product(*wild):
+        fixed = list(required) + list(chosen)
+        if len(set(fixed)) != len(fixed) or len(fixed) > n:
+            continue
+        for t in set(values) | set(fixed):
+            run = set(range(t - n + 1, t + 1))
+            if set(fixed) <= run and run - set(fixed) <= set(values) and (best is None or t > best):
+                best = t
+    return best
+
+
+@given(values=hs.lists(hs.integers(1, 12), max_size=8), n=hs.integers(1, 5),
+       required=hs.lists(hs.integers(1, 12), max_size=3),
+       wild=hs.lists(hs.lists(hs.integers(1, 12), max_size=5), min_size=1, max_size=3))
+def test_top_run_with_wild_slots_agrees_with_brute_force(values: list[int], n: int, required: list[int],
+                                                         wild: list[list[int]]) -> None:
+    want = _brute_top_run_wild(values, n, required, wild) if len(set(required)) == len(required) else None
+    assert top_run(Fake(), values, n, required, wild) == want
+
+
+def test_top_run_with_wild_slots_examples() -> None:
+    st = Fake()
+    any_value = list(range(1, 11))
+    assert top_run(st, [], 3, [], [any_value, [8]]) is None  # two slots cannot make three
+    assert top_run(st, [7], 3, [], [any_value, [8]]) == 9  # 7, 8 (the second slot) and 9 (the first)
+    assert top_run(st, [10, 9], 3, [], [[1, 2, 3]]) is None  # the slot must be used, and 8 is not allowed
+    assert top_run(st, [4], 3, [], [[1, 2, 3], [1, 2, 3]]) == 4  # 2-3-4 or 3-4 with 2: the highest
+    assert top_run(st, [5, 6], 3, [7], [[7]]) is None  # a slot cannot repeat a required value
+    assert top_run(st, [5, 6, 7], 3, [], []) == 7  # no slots: as without
