@@ -110,6 +110,18 @@ def _bundle_shapes(avail: dict, n: int) -> tuple[tuple, ...]:
     return tuple(tuple(b.items()) for b in out)
 
 
+def tally(st, xs, field: str, keys=None) -> dict:
+    """How many components of `xs` (a list or zone) have each value of their `field`:
+    `{value: count}`, in first-seen order after every element of `keys`, which appear (with 0)
+    even when no component has them. One pass, where `{k: count(xs where .field == k) for k in
+    keys}` makes one per key. Raises KeyError when a component lacks the field."""
+    out = {} if keys is None else dict.fromkeys(st.items(keys), 0)
+    for c in st.items(xs):
+        k = c.d[field]
+        out[k] = out.get(k, 0) + 1
+    return out
+
+
 def _argbest(st, m, pick):
     if isinstance(m, dict):
         if not m:
@@ -149,6 +161,7 @@ FUNCS: dict[str, Any] = {
     "bottom": _bottom,
     "abs": lambda st, x: abs(x),
     "bundles": bundles,
+    "tally": tally,
     "sorted": lambda st, xs: sorted(st.items(xs)),
     "argmax": lambda st, m: _argbest(st, m, max),
     "argmin": lambda st, m: _argbest(st, m, min),

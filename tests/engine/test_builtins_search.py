@@ -1,5 +1,5 @@
 """Search built-ins (runtime/builtins_search.py): completions, any_completion, best_completion,
-expand, group_values, top_run, both through a small ruleset and directly with counting functions
+expand, group_values, top_run, and the one-pass counting built-in tally (runtime/builtins.py), both through a small ruleset and directly with counting functions
 (to see the pruning), and against brute force on random inputs (Hypothesis)."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from hypothesis import strategies as hs
 
 from dsl.loader import load_from_sources
 from runtime import Game
+from runtime.builtins import tally
 from runtime.builtins_search import (
     any_completion,
     best_completion,
@@ -50,6 +51,8 @@ var run3: int = top_run([1, 2, 3, 5, 6, 7], 3)
 var run_with_2: int = top_run([1, 3, 4, 7, 8, 9], 3, [2])
 var no_run: int = top_run([1, 2, 4], 3)
 var wild_run: int = top_run([4, 9], 3, [5], [[1, 2, 3, 6, 7, 8]])
+var per_parity: map<parity, int> = tally(pool, "p", parity)
+var small_by_parity: map<parity, int> = tally(firsts(1), "p", parity)
 step s "the only step"
 move stop() during s "end" { end game draw "done" }
 """
@@ -74,6 +77,8 @@ def test_through_the_rule_language(game: Game) -> None:
     assert g["by_parity"] == {"even": [8, 6, 4, 2], "odd": [9, 7, 5, 3, 1]}
     assert g["run3"] == 7 and g["run_with_2"] == 4 and g["no_run"] is None
     assert g["wild_run"] == 6  # 4, 5 and the wild slot as 6
+    assert g["per_parity"] == {"even": 4, "odd": 5}
+    assert g["small_by_parity"] == {"even": 0, "odd": 1}  # every key given is there
 
 
 def test_ruleset_fn_errors(game: Game) -> None:
@@ -228,3 +233,13 @@ def test_top_run_with_wild_slots_examples() -> None:
     assert top_run(st, [4], 3, [], [[1, 2, 3], [1, 2, 3]]) == 4  # 2-3-4 or 3-4 with 2: the highest
     assert top_run(st, [5, 6], 3, [7], [[7]]) is None  # a slot cannot repeat a required value
     assert top_run(st, [5, 6, 7], 3, [], []) == 7  # no slots: as without
+
+
+def test_tally_counts_in_one_pass() -> None:
+    st = Fake()
+    cards = [SimpleNamespace(d={"c": c}) for c in ["r", "b", "r", "r"]]
+    assert tally(st, cards, "c") == {"r": 3, "b": 1}
+    assert tally(st, cards, "c", ["g", "b"]) == {"g": 0, "b": 1, "r": 3}
+    assert tally(st, [], "c") == {}
+    with pytest.raises(KeyError):
+        tally(st, cards, "colour")
