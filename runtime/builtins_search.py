@@ -178,22 +178,29 @@ def top_run(st: Any, values: Any, n: int, required: Any = None, wild: Any = None
     bits of m & m<<1 & ... & m<<(n-1), and `required` keeps those from max(required) to
     min(required) + n - 1. With `wild`: each candidate top, highest first, until the values
     the run misses can be given to distinct wild slots (a matching over at most n bits)."""
-    allv = list(st.items(values))
-    req = list(st.items(required)) if required is not None else ()
+    allv = st.items(values)
+    req = st.items(required) if required is not None else ()
     if wild is not None:
         slots = [list(st.items(w)) for w in st.items(wild)]
         if slots:
-            return _top_run_wild(allv, n, list(req), slots)
+            return _top_run_wild(list(allv), n, list(req), slots)
     if req:
         if len(set(req)) != len(req):
             return None
-        allv += req
+        allv = [*allv, *req]
     if not allv or n < 1:
         return None
-    base = min(allv)
-    mask = 0
-    for v in allv:
-        mask |= 1 << (v - base)
+    lo = min(allv)
+    base, mask = 0, 0
+    try:
+        if lo < 0:
+            raise IndexError
+        for v in allv:  # the usual case: small values, bits from a table
+            mask |= _BIT[v]
+    except IndexError:
+        base, mask = lo, 0
+        for v in allv:
+            mask |= 1 << (v - base)
     tops = mask
     for k in range(1, n):
         tops &= mask << k
@@ -201,6 +208,9 @@ def top_run(st: Any, values: Any, n: int, required: Any = None, wild: Any = None
         lo, hi = max(req) - base, min(req) + n - 1 - base
         tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
     return tops.bit_length() - 1 + base if tops else None
+
+
+_BIT = tuple(1 << v for v in range(64))
 
 
 def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[int]]) -> int | None:

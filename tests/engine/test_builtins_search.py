@@ -198,6 +198,8 @@ def test_top_run_examples() -> None:
     assert top_run(st, [5, 4], 3, [3]) == 5
     assert top_run(st, [5, 4, 2], 3, [3, 3]) is None  # a repeated required value makes no run
     assert top_run(st, [], 1) is None
+    assert top_run(st, [0, 100, 99, 98], 3) == 100  # values beyond the bit table
+    assert top_run(st, [-2, -1, 0, 70], 3, [-1]) == 0
 
 
 def _brute_top_run_wild(values: list[int], n: int, required: list[int], wild: list[list[int]]) -> int | None:
