@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from google.protobuf import struct_pb2
 
 from api.app.inputs import MAX_JSON_DEPTH
@@ -82,6 +83,47 @@ def move_to_dict(move: Any) -> dict[str, Any]:
 def move_to_pb(move: dict[str, Any]) -> Any:
     """`{name, args}` -> `ludex.v1.Move`."""
     return pb2.Move(name=move["name"], args=values_to_pb(move.get("args", {})))
+
+
+# Serialized moves, each as field 4 of GetLegalMovesResponse, by their JSON: a ruleset's moves
+# recur from position to position and game to game. Emptied when full, so it stays bounded.
+_MOVE_FIELDS: dict[bytes, bytes] = {}
+_MOVE_FIELDS_MAX = 8192
+_MOVES_TAG = b"\x22"  # field 4 (moves), wire type 2 (length-delimited)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append((n & 0x7F) | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def _move_field(move: dict[str, Any]) -> bytes:
+    try:
+        key = orjson.dumps(move)  # exact: True and 1, "1" and 1 differ
+    except (TypeError, orjson.JSONEncodeError):  # a value orjson refuses: no caching
+        key = None
+    field = _MOVE_FIELDS.get(key) if key is not None else None
+    if field is None:
+        raw = move_to_pb(move).SerializeToString()
+        field = _MOVES_TAG + _varint(len(raw)) + raw
+        if key is not None:
+            if len(_MOVE_FIELDS) >= _MOVE_FIELDS_MAX:
+                _MOVE_FIELDS.clear()
+            _MOVE_FIELDS[key] = field
+    return field
+
+
+def legal_moves_to_bytes(listing: dict[str, Any]) -> bytes:
+    """`{game_id, version, seat, moves}` (`GameService.legal_moves`) -> a serialized
+    `ludex.v1.GetLegalMovesResponse`. Each move's bytes are made once and reused (a message's
+    repeated field may be written as its elements' encodings one after the other), which costs
+    a tenth of building the message: most of a listing's cost over gRPC."""
+    head = pb2.GetLegalMovesResponse(game_id=listing["game_id"], version=listing["version"], seat=listing["seat"])
+    return head.SerializeToString() + b"".join([_move_field(m) for m in listing["moves"]])
 
 
 def decision_to_pb(decision: dict[str, Any]) -> Any:

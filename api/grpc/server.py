@@ -38,6 +38,7 @@ from api.grpc.messages import (
     diagnostic_to_pb,
     error_details_to_pb,
     event_to_pb,
+    legal_moves_to_bytes,
     move_to_dict,
     move_to_pb,
     outcome_to_pb,
@@ -169,10 +170,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
         )
 
     def GetLegalMoves(self, request: Any, context: grpc.ServicerContext) -> Any:
-        lm = self._with_token(context, self.service.legal_moves, request.game_id)
-        return pb2.GetLegalMovesResponse(
-            game_id=lm["game_id"], version=lm["version"], seat=lm["seat"], moves=[move_to_pb(x) for x in lm["moves"]]
-        )
+        return legal_moves_to_bytes(self._with_token(context, self.service.legal_moves, request.game_id))
 
     def SubmitMove(self, request: Any, context: grpc.ServicerContext) -> Any:
         try:
@@ -263,6 +261,25 @@ class LudexServicer(pb2_grpc.LudexServicer):
             following.cancel()
 
 
+def _serialize(response: Any) -> bytes:
+    """A response's bytes: a message serialized, bytes (already serialized) as they are."""
+    return response if type(response) is bytes else response.SerializeToString()
+
+
+def _method_handlers(servicer: LudexServicer) -> dict[str, grpc.RpcMethodHandler]:
+    """The handlers of `ludex.v1.Ludex`'s RPCs, by name, as the generated
+    `add_LudexServicer_to_server` makes them, except that a servicer method may answer with
+    the response's bytes (`_serialize`)."""
+    handlers = {}
+    for method in pb2.DESCRIPTOR.services_by_name["Ludex"].methods:
+        assert not method.client_streaming, method.full_name
+        make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
+        handlers[method.name] = make(getattr(servicer, method.name),
+                                     request_deserializer=getattr(pb2, method.input_type.name).FromString,
+                                     response_serializer=_serialize)
+    return handlers
+
+
 class GrpcServer:
     """The running gRPC server, stopped from the event loop with `await server.stop(grace)`."""
 
@@ -287,7 +304,9 @@ async def start_grpc_server(service: GameService, host: str = "127.0.0.1", port:
             ("grpc.so_reuseport", 0),
         ],
     )
-    pb2_grpc.add_LudexServicer_to_server(LudexServicer(service, asyncio.get_running_loop()), server)
+    handlers = _method_handlers(LudexServicer(service, asyncio.get_running_loop()))
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     enable_reflection(server, (SERVICE_NAME, health.SERVICE_NAME))

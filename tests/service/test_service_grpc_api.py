@@ -87,3 +87,17 @@ def test_move_args_round_trip_every_json_type(rpc):
 
     move = {"name": "claim", "args": {"t": "tile1", "n": 3, "trade": {"yellow": 1}, "flag": True, "none": None}}
     assert move_to_dict(move_to_pb(move)) == move
+
+
+def test_a_listing_made_from_cached_move_bytes_is_the_message_itself(rpc):
+    from api.grpc.messages import legal_moves_to_bytes, move_to_pb
+
+    pb2 = rpc[0]
+    moves = [{"name": "play", "args": {"n": 1}}, {"name": "play", "args": {"n": True}},
+             {"name": "play", "args": {"n": "1"}}, {"name": "trade", "args": {"cubes": [1, {"red": 2}], "x": None}},
+             {"name": "pass", "args": {}}, {"name": "big", "args": {"n": -(2**63)}}]
+    listing = {"game_id": "g", "version": 7, "seat": 0, "moves": moves}
+    for _ in range(2):  # the second time from the cache: 1, True and "1" stay apart
+        sent = pb2.GetLegalMovesResponse.FromString(legal_moves_to_bytes(listing))
+        assert sent == pb2.GetLegalMovesResponse(game_id="g", version=7, seat=0, moves=[move_to_pb(m) for m in moves])
+        assert sent.HasField("seat")
