@@ -657,6 +657,7 @@ class Gen:
         colour: which tiles and sides take it) or not at all, what they find is memoised per
         value of those attributes (`_subtree`), so cards of one colour are searched once."""
         del first_only
+        groups = self._necessary_first(binders, groups)
         level = self._search_lines(binders, groups, None)  # a dry run finds the binder, if any
         text = self._search_lines(binders, groups, -2 if level is None else level)
         return text.replace("def SEARCH(", f"def {fname}(", 1)
@@ -767,6 +768,53 @@ class Gen:
             lines[at:at] = more
         text = "\n".join(lines[4:])
         return "\n".join(lines[:1] + _prologue(text).splitlines() + lines[3:]) + "\n"
+
+    def _necessary_first(self, binders: tuple[A.Binder, ...], groups: list[list[A.Node]]) -> list[list[A.Node]]:
+        """Conditions with a necessary part that reads fewer binders, tested as soon as those
+        are bound: `a - b > x` with `b` a count (never negative) needs `a > x`, so a tile
+        with no cube of a card's colour is passed over before its sides are looked at."""
+        names = [b.name for b in binders]
+        out = [list(g) for g in groups]
+        for j in range(2, len(groups)):
+            for i, cond in enumerate(groups[j]):
+                c = self._expand(cond)
+                if c.op != "binop" or c.args[0] not in (">", ">="):
+                    continue
+                lhs = self._expand(c.args[1])
+                if lhs.op != "binop" or lhs.args[0] != "-" or not _nonneg(self._expand(lhs.args[2])):
+                    continue
+                need = A.Node("binop", (c.args[0], lhs.args[1], c.args[2]), c.span)
+                read = {m.args[0] for m in A.walk(need) if m.op == "name"}
+                level = max((k + 1 for k, x in enumerate(names) if x in read), default=0)
+                if level < j:
+                    out[j][i] = A.Node("binop", (c.args[0], lhs, c.args[2]), c.span)
+                    out[level].append(need)
+        return out
+
+    def _expand(self, n: A.Node) -> A.Node:
+        """A call of a small ruleset function as its body with the arguments in place of the
+        parameters (when no name inside the body hides a parameter); else `n`."""
+        if n.op != "call" or n.args[0] not in self.fns or n.args[0] in self.recursive or n.args[2]:
+            return n
+        f = self.fns[n.args[0]]
+        params = [p.name for p in f.params]
+        if len(n.args[1]) != len(params):
+            return n
+        bound = {m.args[0] for m in A.walk(f.body) if m.op in ("let_expr", "comp_for")}
+        if bound & set(params):
+            return n
+        sub = dict(zip(params, n.args[1]))
+
+        def put(x: Any) -> Any:
+            if isinstance(x, A.Node):
+                if x.op == "name" and x.args[0] in sub:
+                    return sub[x.args[0]]
+                return A.Node(x.op, tuple(put(a) for a in x.args), x.span)
+            if isinstance(x, tuple):
+                return tuple(put(a) for a in x)
+            return x
+
+        return put(f.body)
 
     def _subtree(self, names: list[str], doms: list[str], fulls: list[list[str]]) -> int | None:
         """The outermost binder whose inner loops (their domains and conditions) read it only
@@ -1004,6 +1052,11 @@ def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
     if len(keys) == 1:
         return keys[0]
     return "(" + "".join(f"{k}, " for k in keys) + ")"
+
+
+def _nonneg(n: A.Node) -> bool:
+    """Whether `n` is a count (never negative)."""
+    return (n.op == "call" and n.args[0] in ("count", "size", "len", "remaining")) or (n.op == "gen_call" and n.args[0] == "count")
 
 
 def _int_type(t: A.TypeRef) -> bool:
