@@ -22,6 +22,8 @@ from typing import Any
 
 import attrs
 
+_new = object.__new__
+
 LABELS = ("node", "zone", "from", "rule", "source")
 # fields of a chance event (runtime.events.Event) a given outcome may carry without meaning
 EVENT_FIELDS = ("ply", "kind", "seen_by", "hidden", "seat", "move", "args", "refs", "hidden_from")
@@ -88,9 +90,9 @@ class ChanceSource:
     def __init__(self, seed: str | int | None, given: Iterable[Any] | None = None, verify: bool = False,
                  strict: bool = False):
         self._rng = random.Random(seed if seed is not None else 0)
-        # clones share one RNG until one of them draws (copying its 2.5 KB state costs more
-        # than the rest of a clone): `_sharers` counts the sources sharing `_rng`
-        self._sharers: list[int] | None = None
+        # how many states hold this source besides one: clones share it until they draw
+        # (copying the RNG's 2.5 KB state costs more than the rest of a clone), see `share`
+        self.shares = 0
         self.given: deque[Given] = deque(Given.of(x, i) for i, x in enumerate(given or ()))
         self.verify = verify and seed is not None
         self.strict = strict
@@ -101,29 +103,31 @@ class ChanceSource:
 
     def clone(self) -> ChanceSource:
         """An independent copy: the same RNG state and remaining given outcomes."""
-        new = ChanceSource.__new__(ChanceSource)
-        if self._sharers is None:
-            self._sharers = [1]
-        self._sharers[0] += 1
-        new._rng, new._sharers = self._rng, self._sharers
-        new.given = deque(self.given)
-        new.verify = self.verify
-        new.strict = self.strict
-        new.used = self.used
-        new.seed = self.seed
+        new = _new(ChanceSource)
+        d = new.__dict__ = self.__dict__.copy()  # the flags, `used`, `seed`
+        d["shares"] = 0
+        d["_rng"] = rng = random.Random()
+        rng.setstate(self._rng.getstate())
+        d["given"] = deque(self.given)
         return new
+
+    def share(self) -> ChanceSource:
+        """This source, held by one more state (a clone's): every holder must call `own`
+        before it draws, so that none sees another's draws."""
+        self.shares += 1
+        return self
+
+    def own(self) -> ChanceSource:
+        """A source for a holder about to draw: this one when no other state holds it, else
+        an independent copy (`clone`) the caller keeps in its place."""
+        if not self.shares:
+            return self
+        self.shares -= 1
+        return self.clone()
 
     @property
     def rng(self) -> random.Random:
-        """This source's own RNG (copied from a shared one before its first draw)."""
-        shared = self._sharers
-        if shared is not None:
-            self._sharers = None
-            shared[0] -= 1
-            if shared[0] > 0:
-                own = random.Random()
-                own.setstate(self._rng.getstate())
-                self._rng = own
+        """The RNG outcomes are drawn from (the holder drawing from it must hold it alone: `own`)."""
         return self._rng
 
     @property

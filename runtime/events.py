@@ -100,7 +100,8 @@ class EventLog(list):
     that is right after event `index - 1` and everything it caused: how a replay shows the
     intermediate states of a move's trigger cascade. A move is recorded before its effects, so
     its append announces it; a chance outcome is recorded after it took effect, so the state
-    announces it first (`about_to_record`). A clone's event list is a plain list: unobserved."""
+    announces it first (`about_to_record`). Only games made inside `observing` have one
+    (`new_log`); a clone's own event list is a plain list: unobserved."""
 
     def __init__(self, state: Any) -> None:
         super().__init__()
@@ -116,21 +117,36 @@ class EventLog(list):
         if observe is not None:
             observe(self.state, len(self))
 
+    def copy_for(self, state: Any) -> EventLog:
+        """A copy of this log for `state`, observed as this one is."""
+        new = EventLog(state)
+        new.extend(self)
+        new.announced = self.announced
+        return new
+
     def append(self, event: Event) -> None:  # type: ignore[override]
         self.announce()
         super().append(event)
 
 
-def about_to_record(events: list[Event]) -> None:
-    """Called by the state before a chance node changes it: announces the coming event."""
-    if events.__class__ is EventLog:
-        events.announce()  # type: ignore[attr-defined]
+def about_to_record(state: Any) -> None:
+    """Called by a state before a chance node changes it: announces the coming event (when
+    the state's events are its own observed log)."""
+    events = state.events
+    if events.__class__ is EventLog and events.state is state:
+        events.announce()
+
+
+def new_log(state: Any) -> list[Event]:
+    """The event list of a new game's `state`: an `EventLog` inside `observing`, else a
+    plain list (nothing to announce to)."""
+    return EventLog(state) if _observer.get() is not None else []
 
 
 @contextlib.contextmanager
 def observing(fn: Callable[[Any, int], None]) -> Iterator[None]:
-    """Call `fn(state, index)` before each event is appended to any game's `EventLog` in this
-    context (thread and task local)."""
+    """Call `fn(state, index)` before each event is appended to the events of a game made in
+    this context (thread and task local; a game made before it is not observed)."""
     token = _observer.set(fn)
     try:
         yield

@@ -27,7 +27,7 @@ from runtime import views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import NO_ARGS, NO_OUTCOME, Event, EventLog, new_event
+from runtime.events import NO_ARGS, NO_OUTCOME, Event, new_event, new_log
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -137,26 +137,30 @@ class _MoveList(list):
     """The list `Game.legal_moves` returns. A random playout reads one move of dozens, so a
     `Move` is made only when read: by index (`moves[i]`, `random.choice`), or all of them at
     the first other use (iteration, comparison, slicing, any change). Until then the list's
-    own storage is empty and `_groups`/`_bindings` say what it holds; from then on it is an
-    ordinary list. Copies and pickles are plain lists."""
+    own storage is empty and `_spans`/`_bindings` say what it holds; from then on it is an
+    ordinary list. Copies and pickles are plain lists.
 
-    __slots__ = ("_groups", "_bindings", "_made", "_full")
-    _groups: list[_Group]
+    `_spans` lists `(end, move code)` per move declaration that has bindings, in order: the
+    bindings before index `end` not claimed by an earlier span are that move's."""
+
+    __slots__ = ("_listing", "_spans", "_bindings", "_made", "_full")
+    _listing: _Listing
+    _spans: list[tuple[int, MoveCode]]
     _bindings: list[tuple]
     _made: list[Move | None]
     _full: bool
 
     @classmethod
-    def of(cls, groups: list[_Group], bindings: list[tuple]) -> _MoveList:
+    def of(cls, listing: _Listing, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _MoveList:
         out = cls()
-        out._groups, out._bindings, out._made, out._full = groups, bindings, [None] * len(bindings), False
+        out._listing, out._spans, out._bindings, out._made, out._full = listing, spans, bindings, [None] * len(bindings), False
         return out
 
     def view(self) -> _MoveList:
         """A new list of the same moves (kept unchanged, never filled: `Game._legal`); moves
         already made are shared, as a list copy would share them."""
         out = _MoveList()
-        out._groups, out._bindings, out._made, out._full = self._groups, self._bindings, self._made, False
+        out._listing, out._spans, out._bindings, out._made, out._full = self._listing, self._spans, self._bindings, self._made, False
         return out
 
     @property
@@ -166,8 +170,11 @@ class _MoveList(list):
     def _item(self, i: int) -> Move:
         m = self._made[i]
         if m is None:
+            for end, mc in self._spans:
+                if i < end:
+                    break
             m = self._made[i] = _new_move(Move)
-            m._lm = self._groups[i]
+            m._lm = _Group(mc, self._listing)
             m.binding = self._bindings[i]
         return m
 
@@ -221,8 +228,7 @@ for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "_
 
 
 class _Group:
-    """What the moves of one declaration found in one listing share: the move's code, its
-    name and the listing (`_Listing`)."""
+    """Where a listed move comes from: the move's code, its name and the listing (`_Listing`)."""
 
     __slots__ = ("mc", "name", "listing")
 
@@ -230,7 +236,7 @@ class _Group:
         self.mc, self.name, self.listing = mc, mc.name, listing
 
 
-_new_move = object.__new__
+_new_move = _new_game = object.__new__
 
 
 class _Listing:
@@ -252,7 +258,7 @@ class _Listing:
         if v.__class__ is Comp:
             st, zones = self.st, self.zones
             if zones is None:
-                i = st.loc.get(v.id)
+                i = st.loc[v.id]
                 z = st.zone_refs[i] if i is not None else None
                 if z is not None and not z.visible_to(self.seat):
                     return f"{z.key}@{st.zones[i].index(v)}"  # type: ignore[index]
@@ -274,6 +280,8 @@ class Game:
         self.st = st
         self._legal_cache: tuple | None = None
         self._listing: _Listing | None = None  # of the last legal_moves list, frozen before a change
+        self._plan = _plan_for(prog)
+        self._humans = st.nseats - len(prog.rs.automata)  # the human seats come first
         st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
 
     # ---- creation ----
@@ -346,11 +354,11 @@ class Game:
             raise ValueError(f"a position has no {', '.join(sorted(unknown))}; it lists zones, vars, entities, step, actor, current")
         zones = {z.key: z for z in st.zone_refs}
         comps = {c.name: c for c in st.comps}
-        placed = {c.name for c in comps.values() if c.id in st.loc}
+        placed = {c.name for c in comps.values() if st.loc[c.id] is not None}
         seen: dict[str, str] = {}
         for z in st.zone_refs:
             st.zones[z.idx] = []
-        st.loc.clear()
+        st.loc = [None] * len(st.comps)
         for key, names in (position.get("zones") or {}).items():
             z = zones.get(key)
             if z is None:
@@ -434,7 +442,7 @@ class Game:
             cls(prog, st)._build_tables()
             template = prog.templates[key] = st
         st = template.clone()
-        st.events = EventLog(st)  # this game's own events are observable (runtime.replay); a clone's are not
+        st.events = new_log(st)  # this game's own events are observable (runtime.replay); a clone's are not
         return prog, st
 
     def _build_tables(self) -> None:
@@ -547,10 +555,10 @@ class Game:
         """An independent copy of this game for search (e.g. a bot's playouts): moves applied
         to the copy never change this game, and the copy's chance continues from the same RNG
         state. The compiled rules, components and past events are shared (immutable)."""
-        new = Game.__new__(Game)
-        new.__dict__.update(self.__dict__)
-        new.st = self.st.clone()
-        new._legal_cache = new._listing = None
+        new = _new_game(Game)
+        d = new.__dict__ = self.__dict__.copy()
+        d["st"] = self.st.clone()
+        d["_legal_cache"] = d["_listing"] = None
         return new
 
     # ---- queries ----
@@ -589,14 +597,13 @@ class Game:
         st = self.st
         if st.terminal:
             return Decision(st.step, (), True)
-        if st.actor >= self.seats:
+        actor = st.actor
+        if actor >= self._humans or not self._legal(actor)._bindings:
             return Decision(st.step, (), False, True)
-        if not self._legal(st.actor).count_now:
-            return Decision(st.step, (), False, True)
-        key = (st.step, st.actor)
+        key = (st.step, actor)
         got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
         if got is None:
-            got = _DECISIONS[key] = Decision(st.step, (st.actor,), False, False)
+            got = _DECISIONS[key] = Decision(st.step, (actor,), False, False)
         return got
 
     def legal_moves(self, seat: int) -> list[Move]:
@@ -627,27 +634,29 @@ class Game:
         st = self.st
         plain, otherwise, with_forced = self.prog.step_moves(st.step)
         listing = self._listing = _Listing(st, seat)
-        groups: list[_Group] = []
+        spans: list[tuple[int, MoveCode]] = []
         bindings: list[tuple] = []
-        for group in (plain, otherwise):
-            for mc in group:
-                try:
+        mc = None
+        try:
+            for group in (plain, otherwise):
+                for mc in group:
                     inst = mc.search(st, False) if mc.search is not None else self._instances(mc)
-                except BudgetExceeded as exc:
-                    exc.rule = mc.rule  # its requires or argument domains
-                    raise
-                if not inst:
-                    continue
-                if with_forced and mc.decl.forced and any(not g.mc.decl.forced for g in groups):
-                    keep = [i for i, g in enumerate(groups) if g.mc.decl.forced]
-                    groups, bindings = [groups[i] for i in keep], [bindings[i] for i in keep]
-                elif with_forced and not mc.decl.forced and any(g.mc.decl.forced for g in groups):
-                    continue
-                groups += [_Group(mc, listing)] * len(inst)
-                bindings += inst
-            if bindings:
-                break
-        return _MoveList.of(groups, bindings)
+                    if not inst:
+                        continue
+                    if with_forced:
+                        if mc.decl.forced:
+                            if any(not m.decl.forced for _e, m in spans):
+                                spans, bindings = _only_forced(spans, bindings)
+                        elif any(m.decl.forced for _e, m in spans):
+                            continue
+                    bindings += inst
+                    spans.append((len(bindings), mc))
+                if bindings:
+                    break
+        except BudgetExceeded as exc:
+            exc.rule = mc.rule  # type: ignore[union-attr]  # its requires or argument domains
+            raise
+        return _MoveList.of(listing, spans, bindings)
 
     def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
         """Bindings of `mc`'s parameters that pass its requires; each require is checked as
@@ -835,12 +844,14 @@ class Game:
         args: dict[str, Any] = {}
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
         for name, v in zip(mc.names, binding):
-            if v.__class__ is Comp:
+            cls = v.__class__
+            if cls is Comp:
                 args[name] = v.name
-                z = st.zone_of(v)
+                i = st.loc[v.id]
+                z = st.zone_refs[i] if i is not None else None
                 if z is not None and z.visibility != "public":
                     # the same few slot references recur: events share their dicts
-                    i = st.zones[z.idx].index(v)
+                    i = st.zones[i].index(v)
                     one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
                     key = ("blind", name, z.key, st.nseats, z.visibility, z.owner, z.spectators)
                     one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
@@ -848,19 +859,25 @@ class Game:
                         refs, hidden = one_ref, one_blind
                     else:  # a second hidden argument (rare): a dict of its own
                         refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
+            elif cls is int or cls is str:
+                args[name] = v
             else:
-                args[name] = v if v.__class__ is int or v.__class__ is str else encode(v)
+                args[name] = encode(v)
         st.version += 1
-        st.dirty.update(self.prog.ply_dirty)  # a change no trigger reads is not marked
+        plan = self._plan
+        if plan.ply_dirty:  # a change no trigger reads is not marked
+            st.dirty.update(plan.ply_dirty)
         st.flow = None
         st.rule = mc.rule
+        events = st.own_events() if st.events_shared else st.events
         # positional (the field order of Event), past attrs' frozen __init__: the fastest way to build one
-        st.events.append(new_event(len(st.events), "move", mc.rule, mc.source, seat, mc.name, args, refs, hidden, None, None,
-                                   NO_OUTCOME, None))
+        events.append(new_event(len(events), "move", mc.rule, mc.source, seat, mc.name, args, refs, hidden, None, None,
+                                NO_OUTCOME, None))
         try:
-            if mc.run is not None:
+            run = mc.run
+            if run is not None:
                 try:
-                    mc.run(st, self._triggers, *binding)
+                    run(st, self._triggers, *binding)
                 except (LookupError, TypeError, AttributeError, ZeroDivisionError) as exc:
                     # what the closures report as a RuleError with the failing expression's span
                     raise RuleError(f"{mc.rule} failed: {exc!r}", mc.decl.span) from exc
@@ -875,8 +892,6 @@ class Game:
                     self._triggers()
         except GameEnded:
             pass
-        except RuleError:
-            raise
         if st.terminal:
             self.check_outcomes_used()
         else:
@@ -891,9 +906,9 @@ class Game:
         replay re-derives it. It stops, leaving the decision stuck, when the automaton has
         no legal move. Raises RuleError when an automaton is to act at a step not declared
         for it, or a human seat at an automaton's step."""
-        st, prog = self.st, self.prog
-        if not prog.rs.automata:
+        if not self._plan.automata:
             return
+        st, prog = self.st, self.prog
         driven = {s: {a.name for a in prog.rs.automata if s in a.steps} for s in prog.steps}
         names = {seat: name for name, seat in self.automata.items()}
         for _ in range(AUTOMATON_LIMIT):
@@ -948,90 +963,60 @@ class Game:
 
     def _cascade(self, changed: set[str]) -> None:
         st = self.st
+        triggers = self._plan.triggers
         while True:  # each firing takes a step of the cascade's budget (runtime.budget)
-            fired = False
             every = "*" in changed
             st.dirty = set()
-            for tc in self.prog.triggers:
-                if not every and tc.deps.isdisjoint(changed):
+            for deps, search, run, span, rule in triggers:
+                if not every and deps.isdisjoint(changed):
                     continue
-                if tc.run is not None and tc.search is not None:  # generated (runtime.codegen)
-                    found = tc.search(st, True)
-                    if not found:
-                        continue
-                    saved = st.rule
-                    st.rule = tc.rule
-                    try:
-                        st.spend(tc.decl.span)
-                        tc.run(st, *found[0])
-                    except RecursionError:
-                        raise BudgetExceeded(st.budget, None, st.rule) from None
-                    finally:
-                        st.rule = saved
-                    fired = True
-                    break
-                env: list = [None] * max(tc.nslots, 1)
-                if self._trigger_binding(tc, env, 0):
-                    saved = st.rule
-                    st.rule = tc.rule
-                    try:
-                        st.spend(tc.decl.span)
-                        for f in tc.body:
-                            f(st, env)
-                    except RecursionError:
-                        raise BudgetExceeded(st.budget, None, st.rule) from None
-                    finally:
-                        st.rule = saved
-                    fired = True
-                    break
-            if not fired:
+                found = search(st, True)
+                if not found:
+                    continue
+                saved = st.rule
+                st.rule = rule
+                try:
+                    st.spend(span)
+                    run(st, *found[0])
+                except RecursionError:
+                    raise BudgetExceeded(st.budget, None, st.rule) from None
+                finally:
+                    st.rule = saved
+                break
+            else:
                 st.dirty = set()
                 return
             changed = changed | st.dirty
 
-    def _trigger_binding(self, tc: Any, env: list, k: int) -> bool:
-        if tc.search is not None:
-            found = tc.search(self.st, True)
-            if not found:
-                return False
-            for (_n, slot, _d), v in zip(tc.binders, found[0]):
-                env[slot] = v
-            return True
-        if k == len(tc.binders):
-            return bool(tc.cond(self.st, env))
-        _name, slot, dom = tc.binders[k]
-        for v in list(self.st.items(dom(self.st, env))):
-            env[slot] = v
-            if self._trigger_binding(tc, env, k + 1):
-                return True
-        return False
-
     def _transition(self) -> None:
-        st, prog = self.st, self.prog
+        st = self.st
         flow = st.flow
         st.flow = None
         st.version += 1
-        st.dirty.update(prog.flow_dirty)
+        plan = self._plan
+        if plan.flow_dirty:
+            st.dirty.update(plan.flow_dirty)
         if flow is None:
-            then = prog.steps[st.step].then if st.step in prog.steps else None
-            if then is None or then.op == "then_stay":
+            then = plan.then.get(st.step)
+            if then is None:
                 return
-            if then.op == "then_end_turn":
-                flow = ("end_turn",)
+            if then is _END_TURN:
+                flow = then
             else:
-                by = prog.then.get(st.step)
-                flow = ("goto", then.args[0], by(st, []) if by else None)
-        if flow[0] == "goto":
+                by = then[2]
+                flow = ("goto", then[1], by(st, []) if by is not None else None)
+        kind = flow[0]
+        if kind == "goto":
             st.step = flow[1]
             if flow[2] is not None:
                 st.actor = flow[2]
-        elif flow[0] == "end_turn":
+        elif kind == "end_turn":
             st.current = (st.current + 1) % st.nseats
             st.actor = st.current
-            st.step = prog.first_step
-        elif flow[0] == "turn":
+            st.step = self.prog.first_step
+        elif kind == "turn":
             st.current = st.actor = flow[1]
-            st.step = prog.first_step
+            st.step = self.prog.first_step
 
     def check_outcomes_used(self) -> None:
         """Under strict given outcomes (`Game.new(strict=True)`, every `fold`), raise
@@ -1188,6 +1173,84 @@ def _resolve_options(prog: Program, st: State, given: dict[str, Any]) -> dict[st
     return out
 
 
+_END_TURN = ("end_turn",)
+
+
+class _Plan:
+    """What a game reads of its program on every ply, worked out once per program
+    (`_plan_for`) and shared by its games:
+
+    - `triggers`: per trigger, in declaration order, `(deps, search, run, span, rule)`:
+      `search(st, True)` gives `[binding]` when the condition holds for some binding (else
+      `[]`), and `run(st, *binding)` runs its body; generated code where there is some
+      (`runtime.codegen`), else the closures behind the same two signatures.
+    - `then`: step -> what follows it when no effect chose (`_END_TURN`, or `("goto", step,
+      by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
+    - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
+    - `automata`: whether the rules drive any seat."""
+
+    __slots__ = ("prog", "triggers", "then", "ply_dirty", "flow_dirty", "automata", "templates")
+
+    def __init__(self, prog: Program):
+        self.prog = prog
+        self.triggers = [(tc.deps, *_trigger_fns(tc), tc.decl.span, tc.rule) for tc in prog.triggers]
+        self.then: dict[str, tuple] = {}
+        for name, step in prog.steps.items():
+            then = step.then
+            if then is None or then.op == "then_stay":
+                continue
+            self.then[name] = _END_TURN if then.op == "then_end_turn" else ("goto", then.args[0], prog.then.get(name))
+        self.ply_dirty = prog.ply_dirty
+        self.flow_dirty = prog.flow_dirty
+        self.automata = bool(prog.rs.automata)
+        # (seats, given options) -> the pre-setup template (`Program.templates`) they start from
+        self.templates: dict[tuple, State] = {}
+
+
+def _trigger_fns(tc: Any) -> tuple[Any, Any]:
+    """`(search, run)` of a trigger (see `_Plan`)."""
+    search, run = tc.search, tc.run
+    if search is None:
+        def search(st: State, _first_only: bool) -> list[tuple]:
+            env: list = [None] * max(tc.nslots, 1)
+            if not _bind_trigger(st, tc, env, 0):
+                return []
+            return [tuple(env[slot] for _n, slot, _d in tc.binders)]
+    if run is None:
+        def run(st: State, *binding: Any) -> None:
+            env: list = [None] * max(tc.nslots, 1)
+            for (_n, slot, _d), v in zip(tc.binders, binding):
+                env[slot] = v
+            for f in tc.body:
+                f(st, env)
+    return search, run
+
+
+def _bind_trigger(st: State, tc: Any, env: list, k: int) -> bool:
+    """Bind the trigger's parameters from `k` on (closures) so that its condition holds."""
+    if k == len(tc.binders):
+        return bool(tc.cond(st, env))
+    _name, slot, dom = tc.binders[k]
+    for v in list(st.items(dom(st, env))):
+        env[slot] = v
+        if _bind_trigger(st, tc, env, k + 1):
+            return True
+    return False
+
+
+_PLANS: dict[int, _Plan] = {}
+
+
+def _plan_for(prog: Program) -> _Plan:
+    """The `_Plan` of `prog` (made on its first game; it keeps `prog` alive, so the id stays its own)."""
+    plan = _PLANS.get(id(prog))
+    if plan is None or plan.prog is not prog:
+        if len(_PLANS) >= 64:  # as many as `program_for` keeps
+            _PLANS.pop(next(iter(_PLANS)))
+        plan = _PLANS[id(prog)] = _Plan(prog)
+    return plan
+
+
 _SHARED_ARGS: dict[tuple, dict] = {}
 _DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
 
@@ -1200,6 +1263,19 @@ def _shared_put(key: tuple, d: dict) -> dict:
     if len(_SHARED_ARGS) < 100_000:
         _SHARED_ARGS[key] = d
     return d
+
+
+def _only_forced(spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> tuple[list[tuple[int, MoveCode]], list[tuple]]:
+    """The spans and bindings of the `forced` moves alone (a legal forced move excludes the others)."""
+    kept_spans: list[tuple[int, MoveCode]] = []
+    kept: list[tuple] = []
+    start = 0
+    for end, mc in spans:
+        if mc.decl.forced:
+            kept += bindings[start:end]
+            kept_spans.append((len(kept), mc))
+        start = end
+    return kept_spans, kept
 
 
 def _close(name: str, names: Any) -> str:

@@ -15,6 +15,8 @@ from runtime.chance import ChanceNode, ChanceSource
 from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
+_new = object.__new__
+
 
 class GameEnded(Exception):
     """Raised by `end game` to stop the running rule at once."""
@@ -34,7 +36,8 @@ class State:
         self.chance: ChanceSource = chance  # type: ignore[assignment]  # None only in a pre-setup template
         self.zones: list[list[Comp]] = []  # never changed in place once built: see move_items
         self.zone_refs: list[ZoneRef] = []
-        self.loc: dict[int, int] = {}
+        # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
+        self.loc: list[int | None] = []
         self.comps: list[Comp] = []
         self.entities: list[Ent] = []
         self.g: dict[str, Any] = {}
@@ -44,7 +47,8 @@ class State:
         self.flow: tuple | None = None
         self.terminal = False
         self.outcome: dict[str, Any] | None = None
-        self.events: list[Event] = EventLog(self)  # observable: runtime.replay
+        self.events: list[Event] = []  # a game's own is observable when made under `runtime.events.observing`
+        self.events_shared = False  # `events` is another state's list too: see `own_events`
         self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
         self.rule = "setup"
@@ -80,6 +84,19 @@ class State:
         if self.steps_left < 0:
             raise BudgetExceeded(self.budget, span, self.rule)
 
+    def own_events(self) -> list[Event]:
+        """`events`, to append to: a copy of its own first when it is shared with a clone (a
+        clone's copy is a plain list, the copy of an observed game's log is observed too)."""
+        ev = self.events
+        if self.events_shared:
+            self.events_shared = False
+            if ev.__class__ is EventLog and ev.state is self:  # type: ignore[attr-defined]
+                ev = ev.copy_for(self)  # type: ignore[attr-defined]
+            else:
+                ev = ev[:]
+            self.events = ev
+        return ev
+
     # ---- copying ----
     def clone(self) -> State:
         """An independent copy for search: zones, variables, entities, marks and the chance
@@ -88,26 +105,33 @@ class State:
 
         What a copy takes is planned once per game's tables (`clone_plan`): scalar variables
         are shared, per-seat scalar lists copied flat, only the rest copied deeply."""
-        new = State.__new__(State)
-        d = new.__dict__
-        d.update(self.__dict__)  # the shared and the immutable (atoms, tuples, outcome...)
+        new = _new(State)
+        d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
             return self._clone_all(new)
         plan = self.clone_plan
         if plan is None:
             plan = self.clone_plan = _plan(self)
-        g_flat, g_ents, g_deep, ent_plans = plan
+        g_flat, g_ents, g_deep, copy_ents = plan
         chance = self.chance
-        new.chance = chance.clone() if chance is not None else None  # type: ignore[assignment]
-        new.zones = self.zones.copy()  # zone lists are never changed in place: see move_items
-        new.events = self.events.copy()  # a plain list: a clone's events are not observed
-        new.dirty = self.dirty.copy()
-        new.loc = self.loc.copy()
-        new.marks = self.marks.copy()  # its values are tuples
-        new.fn_memo = [-1, {}]
+        if chance is not None:
+            chance.share()  # copied by whichever of the two draws first (`ChanceSource.own`)
+        d["zones"] = self.zones.copy()  # zone lists are never changed in place: see move_items
+        if self.events:  # events are immutable: the list is copied by the first to append (`own_events`)
+            self.events_shared = d["events_shared"] = True
+        else:
+            d["events"] = []
+        d["dirty"] = self.dirty.copy()
+        d["loc"] = self.loc.copy()
+        d["marks"] = self.marks.copy()  # its values are tuples
+        d["fn_memo"] = [-1, {}]
+        if copy_ents is None and not g_flat and not g_deep:  # nothing but scalars to copy in `g`
+            d["g"] = self.g.copy()
+            return new
         memo: dict[int, Any] = {}
-        new.entities = [_copy_ent(e, memo, ent_plans[e.kind][1], ent_plans[e.kind][0]) for e in self.entities]
-        g = new.g = self.g.copy()
+        if copy_ents is not None:
+            d["entities"] = copy_ents(self.entities, memo)
+        g = d["g"] = self.g.copy()
         for n in g_flat:
             g[n] = g[n][:]
         for n in g_ents:  # an entity set: its entities' copies, made above
@@ -125,7 +149,9 @@ class State:
             if k in _SHARED:
                 d[k] = v
             elif k == "chance":
-                d[k] = v.clone() if v is not None else None
+                d[k] = v.share() if v is not None else None
+            elif k == "events_shared":
+                d[k] = False
             elif k in ("zones", "events", "dirty", "loc", "marks"):  # their items are never changed in place
                 d[k] = v.copy()
             elif k == "fn_memo":
@@ -160,6 +186,7 @@ class State:
             self._names[base] = n
             c = Comp(len(self.comps), decl.name, base if n == 1 else f"{base}#{n}", vals)
             self.comps.append(c)
+            self.loc.append(None)
             return c
         index = sum(1 for e in self.entities if e.kind == decl.name)
         name = f"{decl.name}[{_name_part(vals[decl.keyed_by])}]" if decl.keyed_by else f"{decl.name}{index + 1}"
@@ -170,7 +197,7 @@ class State:
         return e
 
     def place_initial(self, comp: Comp, z: ZoneRef) -> None:
-        if comp.id in self.loc:
+        if self.loc[comp.id] is not None:
             raise ValueError(f"{comp.name} is placed in two zones at the start")
         self.zones[z.idx].append(comp)
         self.loc[comp.id] = z.idx
@@ -189,7 +216,7 @@ class State:
         return x
 
     def zone_of(self, c: Comp) -> ZoneRef | None:
-        i = self.loc.get(c.id)
+        i = self.loc[c.id]
         return self.zone_refs[i] if i is not None else None
 
     def position(self, c: Comp) -> int:
@@ -204,7 +231,7 @@ class State:
             return
         zones, loc = self.zones, self.loc
         if what.__class__ is Comp:
-            d, src = dest.idx, loc.get(what.id)
+            d, src = dest.idx, loc[what.id]
             if mode == "end" and src != d:  # the common case, one component to the end of another zone
                 self.version += 1
                 dirty = self.dirty
@@ -233,7 +260,7 @@ class State:
         target = zones[d] = zones[d][:]
         copied = [d]
         for k, c in enumerate(items):
-            src = loc.get(c.id)
+            src = loc[c.id]
             if src is not None:
                 if src not in copied:
                     zones[src] = zones[src][:]
@@ -253,8 +280,10 @@ class State:
         items = self.zones[z.idx]
         if len(items) < 2:
             return
-        about_to_record(self.events)
+        about_to_record(self)
         chance = self.chance
+        if chance.shares:
+            chance = self.chance = chance.own()
         if chance.free:  # the components shuffled as `ChanceSource.shuffle` shuffles their names
             self.zones[z.idx] = items = items[:]
             chance.rng.shuffle(items)
@@ -300,8 +329,10 @@ class State:
             return
         first = {c.name: c for c in reversed(cands)}  # each name's first candidate
         names = sorted(first)
-        about_to_record(self.events)
+        about_to_record(self)
         chance = self.chance
+        if chance.shares:
+            chance = self.chance = chance.own()
         if chance.free:  # as `ChanceSource.pick` draws
             drawn = [names[chance.rng.randrange(len(names))]]
         else:
@@ -315,7 +346,8 @@ class State:
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
         seen = None if z.visibility == "public" else self.seen(z)
-        self.events.append(new_event(len(self.events), "chance", self.rule, _src(span), None, None, NO_ARGS, NO_ARGS,
+        events = self.own_events() if self.events_shared else self.events
+        events.append(new_event(len(events), "chance", self.rule, _src(span), None, None, NO_ARGS, NO_ARGS,
                                      NO_ARGS, node, z.key, list(outcome), seen))
 
     def seen(self, z: ZoneRef) -> list[int]:
@@ -354,14 +386,14 @@ class State:
     def reveal(self, z: ZoneRef, span: Any = None) -> None:
         """Show a zone's contents to everyone: a public `reveal` event, and the latest reveal of
         each zone stays in every view (with the event's ply) until the zone is revealed again."""
-        about_to_record(self.events)
+        about_to_record(self)
         self.dirty.add("reveals")
         self.version += 1
         names = [c.name for c in self.zones[z.idx]]
         ply = len(self.events)
         self.reveals = [r for r in self.reveals if r["zone"] != z.key]
         self.reveals.append({"zone": z.key, "by": self.actor, "ply": ply, "components": names})
-        self.events.append(Event(ply, "show", self.rule, _src(span), seat=self.actor, zone=z.key, outcome=names))
+        self.own_events().append(Event(ply, "show", self.rule, _src(span), seat=self.actor, zone=z.key, outcome=names))
 
     def mark(self, c: Comp, value: Any) -> None:
         self.version += 1
@@ -384,7 +416,8 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 def _plan(st: State) -> tuple:
     """How to copy `st`'s loose globals and entities: (globals to copy flat, entity sets,
-    globals to copy deeply, {entity kind: (members to copy flat, members to copy deeply)})."""
+    globals to copy deeply, `copy_ents(entities, memo) -> copies` or None when there are no
+    entities)."""
     flat, scalar = st.flat_members, st.scalar_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -393,7 +426,29 @@ def _plan(st: State) -> tuple:
     ents = {kind: (tuple(m for m in members if f"{kind}.{m}" in flat),
                    tuple(m for m in members if f"{kind}.{m}" not in flat and f"{kind}.{m}" not in scalar))
             for kind, members in st.loose_members.items()}
-    return g_flat, g_ents, g_deep, ents
+    return g_flat, g_ents, g_deep, _entity_copier(ents) if st.entities else None
+
+
+def _entity_copier(plans: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> Any:
+    """`copy_ents(entities, memo) -> copies`, generated for the entity kinds' plans ({kind:
+    (members to copy flat, members to copy deeply)}): each entity is copied once (`memo` by
+    id, as `_copy_ent` does), its `d` copied, lists of scalars copied flat, the members that
+    may hold entities or containers of them copied deeply, all else shared."""
+    lines = ["def copy_ents(ents, memo):", "    out = []", "    for v in ents:",
+             "        e = memo[id(v)] = NEW(Ent)",
+             "        e.kind = kind = v.kind",
+             "        e.index, e.name, e.alive, e.set_names = v.index, v.name, v.alive, v.set_names",
+             "        e.d = d = v.d.copy()"]
+    branches = [(kind, flat, deep) for kind, (flat, deep) in plans.items() if flat or deep]
+    for i, (kind, flat, deep) in enumerate(branches):
+        lines.append(f"        {'if' if i == 0 else 'elif'} kind == {kind!r}:")
+        lines += [f"            d[{m!r}] = d[{m!r}][:]" for m in flat]
+        for m in deep:
+            lines += [f"            x = d[{m!r}]", "            if x.__class__ not in ATOMS:", f"                d[{m!r}] = COPY(x, memo)"]
+    lines += ["        out.append(e)", "    return out"]
+    ns: dict[str, Any] = {"NEW": _new, "Ent": Ent, "ATOMS": _ATOMS, "COPY": _copy}
+    exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's member names above
+    return ns["copy_ents"]
 
 
 _ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event))

@@ -54,3 +54,26 @@ def test_a_clone_of_a_finished_game_is_finished() -> None:
     _play(g, random.Random(3))
     c = g.clone()
     assert c.terminal and c.outcome == g.outcome and c.legal_moves(0) == []
+
+
+@pytest.mark.parametrize("first", ["original", "clone", "clone of the clone"])
+def test_whichever_copy_moves_first_the_others_play_on_unchanged(first: str) -> None:
+    # a copy shares the RNG and the event list with the original until one of them draws or
+    # records an event: each of the three then still plays exactly what the original would
+    rs = load_ruleset("hanabi")
+    g = Game.new(rs, 2, {}, seed=5)
+    rng = random.Random(5)
+    _play(g, rng, plies=4)
+    c1 = g.clone()
+    c2 = c1.clone()
+    games = {"original": g, "clone": c1, "clone of the clone": c2}
+    before = _snapshot(g)
+    played = _play(games[first], rng)  # discards and plays draw from the deck
+    assert played and games[first].terminal
+    for name, other in games.items():
+        if name == first:
+            continue
+        assert _snapshot(other) == before, f"the {first}'s moves reached the {name}"
+        for seat, move in played:
+            other.apply(seat, move)
+        assert _snapshot(other) == _snapshot(games[first])
