@@ -300,8 +300,23 @@ class State:
     def draw(self, n: int, src: ZoneRef, dest: ZoneRef, refill: ZoneRef | None, span: Any) -> None:
         have = self.zones[src.idx]
         if len(have) >= n or refill is None:  # no reshuffle on the way: the top n in one move
-            if have and n > 0:
+            if not have or n <= 0:
+                return
+            if n == 1 or src is dest:
                 self.move_items(have[:n] if n > 1 else have[0], dest)
+                return
+            # the top n to the end of another zone: two list operations, not n removals
+            taken, d = have[:n], dest.idx
+            zones, loc = self.zones, self.loc
+            self.version += 1
+            zones[src.idx] = have[n:]
+            zones[d] = zones[d] + taken
+            for c in taken:
+                loc[c.id] = d
+            if src.watched:
+                self.dirty.add(src.decl_name)
+            if dest.watched:
+                self.dirty.add(dest.decl_name)
             return
         for _ in range(n):
             if not self.zones[src.idx] and refill is not None and self.zones[refill.idx]:
