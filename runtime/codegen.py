@@ -895,16 +895,15 @@ class Gen:
         return [f"{ind}st.draw({self.ex(count, env)}, {self.ex(src, env)}, {self.ex(dest, env)}, {r}, {self.const(n.span)})"]
 
     def st_draw_random_stmt(self, n, env, ind, src, dest, name, cond):
-        retry = "None"
+        retry, key = "None", ""
         if name is not None:
             v = self.fresh(name)
             text = self.ex(cond, {**env, name: v})
-            key = _attr_key(text, v, self.scalar_attrs)
-            if key is None:
-                retry = f"(lambda _st, _env, {v}: {text})"
-            else:  # the test reads only attributes of the drawn component: once per their values
-                retry = f"(lambda _st, _env, {v}, _m={{}}: _m[_k] if (_k := {key}) in _m else _m.setdefault(_k, {text}))"
-        return [f"{ind}st.draw_random({self.ex(src, env)}, {self.ex(dest, env)}, {retry}, None, {self.const(n.span)})"]
+            retry = f"(lambda _st, _env, {v}: {text})"
+            attr = re.fullmatch(rf"\(*{v}\)*(?:\.d\['(\w+)'\]|\.(\w+))", _attr_key(text, v, self.scalar_attrs) or "")
+            if attr is not None:  # the test reads one hashable attribute of the drawn component: once per its value
+                key = f", {(attr.group(1) or attr.group(2))!r}"
+        return [f"{ind}st.draw_random({self.ex(src, env)}, {self.ex(dest, env)}, {retry}, None, {self.const(n.span)}{key})"]
 
     def _target(self, t: A.Node, env: dict[str, str], ind: str) -> tuple[list[str], str, str | None]:
         """Lines computing the container, the Python target text, and the changed state name

@@ -8,6 +8,7 @@ changes of the turn machine, marks, reveals and the end of the game.
 from __future__ import annotations
 
 import functools
+import operator
 from typing import Any
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
@@ -326,34 +327,64 @@ class State:
                 return
             self.move_items(self.zones[src.idx][0], dest)
 
-    def draw_random(self, src: ZoneRef, dest: ZoneRef, retry: Any, env: list, span: Any) -> None:
+    def draw_random(self, src: ZoneRef, dest: ZoneRef, retry: Any, env: list, span: Any, key: str | None = None) -> None:
         """Draw one component at random; one that `retry` rejects is put back and drawn again,
         which is a uniform draw among the components it accepts. If it rejects them all,
         nothing is drawn (redrawing could never end); the rules can test for that afterwards.
         The chance event's outcome is the kept component, preceded by the ones put back when
-        a given outcome listed them (`ChanceSource.pick`)."""
+        a given outcome listed them (`ChanceSource.pick`).
+
+        `key` names the only attribute `retry` reads of a component (a cube's colour), when
+        there is one: the test then runs once per value of it, not once per component. The
+        candidates are taken in name order (the order the chance source draws among them,
+        component names being unique) from the zone's name-sorted contents, kept on its
+        `ZoneRef` while the zone's list stays the same object (`ZoneRef.by_name`)."""
         items = self.zones[src.idx]
-        cands: list[Comp] = []
+        s = src.by_name
+        if s is None or s[0] is not items:
+            s = src.by_name = (items, sorted(items, key=_NAME))
+        ordered = s[1]
         rejected: list[str] = []
-        for c in items:
-            if retry is not None and retry(self, env, c):
-                rejected.append(c.name)
-            else:
-                cands.append(c)
+        if retry is None:
+            cands = ordered
+        elif key is not None:
+            verdict: dict[Any, Any] = {}
+            cands = []
+            for c in ordered:
+                k = c.d[key]
+                r = verdict.get(k, verdict)
+                if r is verdict:
+                    r = verdict[k] = retry(self, env, c)
+                if r:
+                    rejected.append(c.name)
+                else:
+                    cands.append(c)
+        else:
+            cands = []
+            for c in ordered:
+                if retry(self, env, c):
+                    rejected.append(c.name)
+                else:
+                    cands.append(c)
         if not cands:
             return
-        first = {c.name: c for c in reversed(cands)}  # each name's first candidate
-        names = sorted(first)
         about_to_record(self)
         chance = self.chance
         if chance.shares:
             chance = self.chance = chance.own()
         if chance.free:  # as `ChanceSource.pick` draws
-            drawn = [names[chance.rng.randrange(len(names))]]
+            comp = cands[chance.rng.randrange(len(cands))]
+            drawn = [comp.name]
         else:
+            names = [c.name for c in cands]
             drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
-        comp = first[drawn[-1]]
+            comp = cands[names.index(drawn[-1])]
         self.move_items(comp, dest)
+        after = self.zones[src.idx]
+        if src is not dest and after is not items:  # the same contents but `comp`, still in name order
+            rest = ordered[:]
+            rest.remove(comp)
+            src.by_name = (after, rest)
         self.record_chance("draw", dest, drawn, span)
 
     def _node(self, node: str, z: ZoneRef, src: ZoneRef, span: Any) -> ChanceNode:
@@ -515,6 +546,7 @@ def _name_part(v: Any) -> str:
 
 
 _SEEN: dict[tuple, list[int]] = {}
+_NAME = operator.attrgetter("name")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -56,7 +56,8 @@ class ZoneRef:
     """One zone instance: `idx` into `State.zones`, its display `key` (e.g. `hand[1]`,
     `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
 
-    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched", "tally")
+    __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched", "tally",
+                 "by_name")
 
     def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
         self.idx = idx
@@ -70,6 +71,8 @@ class ZoneRef:
         self.watched = True  # some trigger reads it: a change is marked in `State.dirty`
         # (the zone's list, its length, {attr: {value: count}}): runtime.codegen's `_count_of`
         self.tally: tuple[list, int, dict[str, dict[Any, int]]] | None = None
+        # (the zone's list, its components sorted by name): `State.draw_random`
+        self.by_name: tuple[list, list] | None = None
 
     def visible_to(self, viewer: int | None) -> bool:
         """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count.
