@@ -29,6 +29,45 @@ LABELS = ("node", "zone", "from", "rule", "source")
 EVENT_FIELDS = ("ply", "kind", "seen_by", "hidden", "seat", "move", "args", "refs", "hidden_from")
 
 
+def _shuffle_inline(rng: random.Random, x: list) -> None:
+    """`rng.shuffle(x)` with the same calls on the RNG in the same order (so the same order
+    results), without a Python call per element: `random.Random.shuffle` draws each swap
+    index through `_randbelow_with_getrandbits`, which is inlined here."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        x[i], x[r] = x[r], x[i]
+
+
+def _same_as_random() -> bool:
+    """Whether `_shuffle_inline` gives what this Python's `random.Random.shuffle` gives (the
+    standard library's algorithm is not a documented guarantee: checked once, at import)."""
+    if random.Random._randbelow is not random.Random._randbelow_with_getrandbits:  # type: ignore[attr-defined]
+        return False
+    for n in (0, 1, 2, 7, 50, 100):
+        a, b = list(range(n)), list(range(n))
+        ra, rb = random.Random(f"check:{n}"), random.Random(f"check:{n}")
+        ra.shuffle(a)
+        _shuffle_inline(rb, b)
+        if a != b or ra.getstate() != rb.getstate():
+            return False
+    return True
+
+
+def _shuffle_random(rng: random.Random, x: list) -> None:
+    rng.shuffle(x)
+
+
+# `shuffle_list(rng, x)`: shuffle `x` in place exactly as `rng.shuffle(x)` does (the same
+# order, the same RNG state after; referees check a game's shuffles against its seed with the
+# standard library's), inlined where this Python's algorithm is the one `_shuffle_inline` copies
+shuffle_list = _shuffle_inline if _same_as_random() else _shuffle_random
+
+
 class ImpossibleOutcome(Exception):
     """A given chance outcome cannot happen here (not a permutation of the zone, not in the
     bag, not what the committed seed draws, labelled for another chance node, missing or
@@ -158,7 +197,7 @@ class ChanceSource:
         drawn = None
         if g is None or self.verify:
             drawn = list(names)
-            self.rng.shuffle(drawn)
+            shuffle_list(self.rng, drawn)
         if g is None:
             return drawn  # type: ignore[return-value]
         out = list(g.outcome)

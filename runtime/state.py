@@ -12,7 +12,7 @@ import operator
 from typing import Any
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
-from runtime.chance import ChanceNode, ChanceSource
+from runtime.chance import ChanceNode, ChanceSource, shuffle_list
 from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
@@ -287,7 +287,7 @@ class State:
             chance = self.chance = chance.own()
         if chance.free:  # the components shuffled as `ChanceSource.shuffle` shuffles their names
             self.zones[z.idx] = items = items[:]
-            chance.rng.shuffle(items)
+            shuffle_list(chance.rng, items)
             order = [c.name for c in items]
         else:
             order = chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
