@@ -244,6 +244,8 @@ class Gen:
             if name in self.lists or name in self.enum_types or name == "seats":
                 return "list"
             return self.global_shapes.get(name)
+        if op == "it":
+            return self.local_shapes.get(env["$it"]) if "$it" in env else None
         if op == "attr" and n.args[1] in self.member_zones:
             return "zones" if self.member_zones[n.args[1]] else "zone"
         if op == "index" and self.shape(n.args[0], env) == "zones":
@@ -292,7 +294,10 @@ class Gen:
             return f"Z[{self.ex(n, env)}.idx]"
         if shape == "list":
             return self.ex(n, env)
-        return f"ITEMS(st, {self.ex(n, env)})"
+        text = self.ex(n, env)
+        if _LOCAL.fullmatch(text):  # a local: test for a list in place, no call for the common case
+            return f"({text} if {text}.__class__ is list else ITEMS(st, {text}))"
+        return f"ITEMS(st, {text})"
 
     # ---- expressions: DSL node -> Python expression text; `env` maps DSL locals to Python names ----
     def ex(self, n: A.Node, env: dict[str, str]) -> str:
@@ -419,6 +424,8 @@ class Gen:
         if op == "+" and not (_int_lit(x) or _int_lit(y) or self.numeric(x, env)):  # an int: the other side is one too
             return f"ADD(st, {a}, {b})"
         if op == "++":
+            if self.shape(x, env) == "list" and self.shape(y, env) == "list":
+                return f"({a} + {b})"  # two Python lists: a new list, as CAT makes
             return f"CAT(st, {a}, {b})"
         return f"({a} {op} {b})"
 
@@ -446,6 +453,8 @@ class Gen:
         return f"({self.ex(x, env)} not in {self.items(y, env)})"
 
     def ex_is_(self, n, env, x, name):
+        if self.shape(x, env) == "comp":  # a zone's element: a component, whose `kind` is a slot
+            return f"({self.ex(x, env)}.kind == {name!r})"
         return f"(getattr({self.ex(x, env)}, 'kind', None) == {name!r})"
 
     def ex_neg(self, n, env, x):
@@ -456,6 +465,7 @@ class Gen:
 
     def ex_where(self, n, env, src, cond):
         v = self.fresh("it")
+        self._note_element(v, src, env)
         c = self.ex(cond, {**env, "$it": v})
         return f"[{v} for {v} in {self.iterable(src, env)} if {c}]"
 
@@ -472,6 +482,24 @@ class Gen:
             return f"(lambda {v}: {self.ex(body, {**env, name: v})})({self.ex(value, env)})"
         # an assignment expression: no function object made and called per evaluation
         return f"(({v} := {self.ex(value, env)}), {self.ex(body, {**env, name: v})})[1]"
+
+    def _note_element(self, py: str, src: A.Node, env: dict[str, str]) -> None:
+        """Local `py` iterates `src`: when `src` is a zone or a list of components or entities
+        (shape "comps"), it holds a component or an entity (shape "comp": it has a `kind`)."""
+        if self.shape(src, env) in ("zone", "comps"):
+            self.local_shapes[py] = "comp"
+        elif src.op == "range":
+            self.local_shapes[py] = "int"
+
+    def _note_param(self, py: str, t: A.TypeRef) -> None:
+        """Parameter `py` of type `t`: a map parameter holds a dict; a list of component or
+        entity types holds them (a list parameter may be given a zone: shape "comps")."""
+        if t.optional:
+            return
+        if t.name == "map":
+            self.local_shapes[py] = "map"
+        elif t.name == "list" and len(t.args) == 1 and not t.args[0].optional and set(t.args[0].members) <= self.ctors:
+            self.local_shapes[py] = "comps"
 
     def _note_shape(self, py: str, value: A.Node, env: dict[str, str]) -> None:
         shape = self.shape(value, env)
@@ -508,6 +536,7 @@ class Gen:
                 for node in hoisted:
                     del self.prebound[id(node)]
             v = self.fresh(name)
+            self._note_element(v, iterable, inner)
             inner[name] = v
             parts.append(f"for {v} in {it}")
             if cond is not None:
@@ -597,6 +626,23 @@ class Gen:
             return f"(1 - {self.ex(pos[0], env)})"
         if name in ("max", "min") and len(pos) == 2:  # of two values: Python's own
             return f"{name}({self.ex(pos[0], env)}, {self.ex(pos[1], env)})"
+        if name in _INLINE_BUILTINS and len(pos) == _INLINE_BUILTINS[name]:
+            # what the built-in computes (runtime.builtins), without its call and its ITEMS
+            xs = self.items(pos[-1], env)
+            if name == "list":
+                return f"list({xs})"
+            if name == "sum":
+                return f"sum({xs})"
+            if name in ("max", "min"):
+                return f"{name}({xs}, default=None)"
+            if name == "empty":
+                return f"(len({xs}) == 0)"
+            if name == "top":
+                if self.shape(pos[0], env) == "zone" and not _CALL.search(xs):  # cheap to read twice
+                    return f"({xs}[0] if {xs} else None)"
+                return f"BI_top(st, {self.ex(pos[0], env)})"
+            if self.shape(pos[-1], env) in ("list", "zone"):  # first: a new list, as the built-in's slice of a copy
+                return f"{xs}[:max(0, {self.ex(pos[0], env)})]"
         if name in B.FUNCS:  # a name bound in the generated module: no look-up in FUNCS per call
             return f"BI_{name}(st" + "".join(", " + self.ex(a, env) for a in pos) + ")"
         raise CodegenError(f"unknown function {name}")
@@ -615,9 +661,8 @@ class Gen:
     # ---- functions and searches ----
     def fn_source(self, f: A.FnDecl) -> str:
         env = {p.name: self.fresh(p.name) for p in f.params}
-        for p in f.params:  # a map parameter holds a dict (a list parameter may be given a zone)
-            if p.type.name == "map" and not p.type.optional:
-                self.local_shapes[env[p.name]] = "map"
+        for p in f.params:
+            self._note_param(env[p.name], p.type)
         params = "".join(", " + env[p.name] for p in f.params)
         body = self.ex(f.body, env)
         if f.name in self.memoised:
@@ -695,6 +740,7 @@ class Gen:
             doms.append(dom)
             fulls.append([])
             keyable.append(self._keyable(b.domain, env))
+            self._note_element(v, b.domain, env)
             env = {**env, b.name: v}
             hoist.levels[v] = k
             names.append(v)
@@ -961,6 +1007,7 @@ class Gen:
 
     def st_for_stmt(self, n, env, ind, name, iterable, body):
         v = self.fresh(name)
+        self._note_element(v, iterable, env)
         # a copy: the body may move what it iterates over
         # each round takes a step of the execution budget (runtime.budget)
         return ([f"{ind}for {v} in list({self.items(iterable, env)}):", f"{ind}    st.spend({self.const(n.span)})"]
@@ -1030,8 +1077,11 @@ _TRANSPARENT = frozenset(("binop", "not_", "neg", "in_", "not_in", "is_", "call"
 _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
 # built-ins (runtime.builtins) whose value is always a Python list
 _LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "marks", "distinct", "list"))
+# built-ins generated in place (`ex_call`), by their number of arguments
+_INLINE_BUILTINS = {"list": 1, "sum": 1, "max": 1, "min": 1, "first": 2, "empty": 1, "top": 1}
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
+_LOCAL = re.compile(r"\(*v\d+_\w+\)*")  # a generated local, maybe in parentheses
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 
 MAX_INLINE_NODES = 40
@@ -1109,9 +1159,9 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
 
     def attempt(fname: str, params: tuple[A.Binder, ...] | tuple[A.Param, ...], stmts: tuple[A.Node, ...], trig: bool) -> str | None:
         named = [(p.name, gen.fresh(p.name)) for p in params]
-        for p, (_n, py) in zip(params, named):  # a map parameter holds a dict
-            if isinstance(p, A.Param) and p.type.name == "map" and not p.type.optional:
-                gen.local_shapes[py] = "map"
+        for p, (_n, py) in zip(params, named):
+            if isinstance(p, A.Param):
+                gen._note_param(py, p.type)
         try:
             return gen.body_source(fname, named, stmts, trig)
         except CodegenError:
