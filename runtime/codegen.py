@@ -67,18 +67,52 @@ def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
     """How many components of zone `z` have `attr` equal to `value`, from a tally of the zone's
     values kept on its `ZoneRef` while the zone's list stays the same object: the effects
     never change a zone's list in place once rules can read it (`State.move_items` copies),
-    and a list still being filled at table building changes its length."""
+    and placing a component at table building forgets the zone's tally (`place_initial`)."""
+    t = z.tally
+    if t is not None and t[0] is st.zones[z.idx]:
+        by = t[1].get(attr)
+        if by is not None:
+            return by.get(value, 0)
+    return _count_new(st, z, attr, value)
+
+
+def _count_new(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
+    return _counts(st, z, attr).get(value, 0)
+
+
+def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
+    """{value: count} of `attr` over zone `z`'s components, in first-seen order, from the
+    zone's tally (made and kept on `z.tally` when it is not up to date); not to be changed."""
     lst = st.zones[z.idx]
     t = z.tally
-    if t is None or t[0] is not lst or t[1] != len(lst):
-        t = z.tally = (lst, len(lst), {})
-    by = t[2].get(attr)
+    if t is None or t[0] is not lst:
+        t = z.tally = (lst, {})
+    by = t[1].get(attr)
     if by is None:
-        by = t[2][attr] = {}
+        by = {}
         for c in lst:
             x = c.d[attr]
             by[x] = by.get(x, 0) + 1
-    return by.get(value, 0)
+        t[1][attr] = by  # complete before it is seen
+    return by
+
+
+def _tally_of(st: Any, z: ZoneRef, attr: str, keys: Any) -> dict[Any, int]:
+    """`tally(z, attr, keys)` (runtime.builtins) of a zone, from its tally: the keys with 0 in
+    their order, then the values first seen in the zone, as the built-in's one pass makes it."""
+    out = dict.fromkeys(st.items(keys), 0) if keys is not None else {}
+    out.update(_counts(st, z, attr))
+    return out
+
+
+def _tally_zones(st: Any, zones: list[ZoneRef], attr: str, keys: Any) -> dict[Any, int]:
+    """`tally([x for ... for x in ZONE], attr, keys)` from the tallies of the zones, in order:
+    the same counts, and the values in the order the built-in's one pass first sees them."""
+    out = dict.fromkeys(st.items(keys), 0) if keys is not None else {}
+    for z in zones:
+        for k, n in _counts(st, z, attr).items():
+            out[k] = out.get(k, 0) + n
+    return out
 
 
 def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, breaks: tuple = (), ties: str = "win",
@@ -115,7 +149,7 @@ UNSET = object()
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "COUNT_OF": _count_of, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -575,6 +609,24 @@ class Gen:
             return f"(lambda {', '.join(py for py, _ in pre)}: {text})({', '.join(t for _, t in pre)})"
         return "(" + "".join(f"({py} := {t}), " for py, t in pre) + f"{text})[-1]"
 
+    def _zones_of(self, n: A.Node, env: dict[str, str]) -> str | None:
+        """For `[x for a in as ... for x in ZONE]` (no conditions, `x` itself the element), the
+        Python text of the list of those zones, in order; else None."""
+        if n.op != "list_comp":
+            return None
+        elem, fors = n.args
+        if not fors or any(f.args[2] is not None for f in fors) or elem.op != "name" or elem.args[0] != fors[-1].args[0]:
+            return None
+        last = fors[-1].args[1]
+        if any(m.op == "name" and m.args[0] == elem.args[0] for m in A.walk(last)):
+            return None
+        if len(fors) == 1:
+            return f"[{self.ex(last, env)}]" if self.shape(last, env) == "zone" else None
+        clause, inner, pre = self._fors(fors[:-1], env)
+        if self.shape(last, inner) != "zone":
+            return None
+        return self._pre(f"[{self.ex(last, inner)} {clause}]", pre)
+
     def ex_list_comp(self, n, env, elem, fors):
         clause, inner, pre = self._fors(fors, env)
         return self._pre(f"[{self.ex(elem, inner)} {clause}]", pre)
@@ -626,6 +678,15 @@ class Gen:
             return f"(1 - {self.ex(pos[0], env)})"
         if name in ("max", "min") and len(pos) == 2:  # of two values: Python's own
             return f"{name}({self.ex(pos[0], env)}, {self.ex(pos[1], env)})"
+        if name == "tally" and len(pos) in (2, 3) and pos[1].op == "lit" and pos[1].args[0] in self.scalar_attrs:
+            # a tally of a hashable attribute over a zone, or over the components of several
+            # zones: from the zones' own tallies, kept per zone list
+            keys = self.ex(pos[2], env) if len(pos) == 3 else "None"
+            if self.shape(pos[0], env) == "zone":
+                return f"TALLY_OF(st, {self.ex(pos[0], env)}, {pos[1].args[0]!r}, {keys})"
+            zones = self._zones_of(pos[0], env)
+            if zones is not None:
+                return f"TALLY_ZONES(st, {zones}, {pos[1].args[0]!r}, {keys})"
         if name in _INLINE_BUILTINS and len(pos) == _INLINE_BUILTINS[name]:
             # what the built-in computes (runtime.builtins), without its call and its ITEMS
             xs = self.items(pos[-1], env)
@@ -655,7 +716,15 @@ class Gen:
         for a, b in ((cond.args[1], cond.args[2]), (cond.args[2], cond.args[1])):
             if (a.op == "attr" and a.args[0].op == "it" and a.args[1] in self.scalar_attrs
                     and not any(m.op == "it" for m in A.walk(b))):
-                return f"COUNT_OF(st, {self.ex(src, env)}, {a.args[1]!r}, {self.ex(b, env)})"
+                z, attr, value = self.ex(src, env), repr(a.args[1]), self.ex(b, env)
+                call = f"COUNT_OF(st, {z}, {attr}, {value})"
+                if self.iterable_depth or _CALL.search(z):
+                    return call
+                # the zone's tally read in place when it is up to date (see `_count_of`); a
+                # zone written without calls is cheap to read twice
+                t = self.fresh("tally")
+                return (f"({t}[1][{attr}].get({value}, 0) if (({t} := {z}.tally) is not None and {t}[0] is Z[{z}.idx] "
+                        f"and {attr} in {t}[1]) else {call})")
         return None
 
     # ---- functions and searches ----
@@ -1081,6 +1150,7 @@ _LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "mar
 _INLINE_BUILTINS = {"list": 1, "sum": 1, "max": 1, "min": 1, "first": 2, "empty": 1, "top": 1}
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
+_CALL = re.compile(r"\w\s*\(")  # a call in generated text
 _LOCAL = re.compile(r"\(*v\d+_\w+\)*")  # a generated local, maybe in parentheses
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 

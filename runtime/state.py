@@ -200,7 +200,8 @@ class State:
     def place_initial(self, comp: Comp, z: ZoneRef) -> None:
         if self.loc[comp.id] is not None:
             raise ValueError(f"{comp.name} is placed in two zones at the start")
-        self.zones[z.idx].append(comp)
+        self.zones[z.idx].append(comp)  # in place, the one place that does: forget what was counted
+        z.tally = z.by_name = None
         self.loc[comp.id] = z.idx
 
     # ---- reading ----

@@ -69,8 +69,8 @@ class ZoneRef:
         self.decl_name = decl_name
         self.spectators = False  # `spectators see` this zone's declaration
         self.watched = True  # some trigger reads it: a change is marked in `State.dirty`
-        # (the zone's list, its length, {attr: {value: count}}): runtime.codegen's `_count_of`
-        self.tally: tuple[list, int, dict[str, dict[Any, int]]] | None = None
+        # (the zone's list, {attr: {value: count}}): runtime.codegen's `_count_of`
+        self.tally: tuple[list, dict[str, dict[Any, int]]] | None = None
         # (the zone's list, its components sorted by name): `State.draw_random`
         self.by_name: tuple[list, list] | None = None
 
