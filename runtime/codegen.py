@@ -183,6 +183,37 @@ class Gen:
         for c in rs.component_types:
             others |= {f.name for f in c.fields}
         self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
+        # entity members always holding a Python list: per-seat variables (one value per seat)
+        per_seat: dict[str, set[bool]] = {}
+        for e in rs.entity_types:
+            for f in e.fields:
+                per_seat.setdefault(f.name, set()).add(False)
+            for z in e.zones:
+                per_seat.setdefault(z.name, set()).add(False)
+            for v in e.vars:
+                per_seat.setdefault(v.name, set()).add(v.per_seat)
+        for c in rs.component_types:
+            for f in c.fields:
+                per_seat.setdefault(f.name, set()).add(False)
+        self.member_lists = {m for m, k in per_seat.items() if k == {True}}
+        # entity members indexed as Python sequences: per-seat variables, and variables holding a
+        # list of anything but components (never a zone)
+        seqs: dict[str, set[bool]] = {}
+        for e in rs.entity_types:
+            for f in e.fields:
+                seqs.setdefault(f.name, set()).add(False)
+            for z in e.zones:
+                seqs.setdefault(z.name, set()).add(False)
+            for v in e.vars:
+                t = v.type
+                seqs.setdefault(v.name, set()).add(v.per_seat or (
+                    not v.per and t.name == "list" and not t.optional and bool(t.args) and not set(t.args[0].members) & self.ctors))
+        for c in rs.component_types:
+            for f in c.fields:
+                seqs.setdefault(f.name, set()).add(False)
+        self.member_seqs = {m for m, k in seqs.items() if k == {True}}
+        # locals holding a list of hashable values (`let vs = [x.value for x in xs]`)
+        self.scalar_lists: set[str] = set()
         # attributes only components have: read as Python attributes (`card.colour`, see Comp)
         ent_members = {m for e in rs.entity_types for m in [*(f.name for f in e.fields), *(v.name for v in e.vars),
                                                              *(z.name for z in e.zones)]}
@@ -280,6 +311,8 @@ class Gen:
             return self.global_shapes.get(name)
         if op == "it":
             return self.local_shapes.get(env["$it"]) if "$it" in env else None
+        if op == "attr" and n.args[1] in self.member_lists:
+            return "list"
         if op == "attr" and n.args[1] in self.member_zones:
             return "zones" if self.member_zones[n.args[1]] else "zone"
         if op == "index" and self.shape(n.args[0], env) == "zones":
@@ -418,6 +451,8 @@ class Gen:
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
+        if obj.op == "attr" and obj.args[1] in self.member_seqs:
+            return f"{self.ex(obj, env)}[{self.ex(idx, env)}]"
         shape = self.shape(obj, env)
         if shape == "zones" or shape == "list" or shape == "map":
             return f"{self.ex(obj, env)}[{self.ex(idx, env)}]"
@@ -517,6 +552,12 @@ class Gen:
         # an assignment expression: no function object made and called per evaluation
         return f"(({v} := {self.ex(value, env)}), {self.ex(body, {**env, name: v})})[1]"
 
+    def _hashable(self, n: A.Node) -> bool:
+        """Whether `n` always evaluates to a hashable scalar: a literal, or an attribute always
+        holding an int, bool, str, seat or enum value."""
+        return (n.op == "lit" and n.args[0].__class__ in (int, str, bool)) or (n.op == "attr" and n.args[1] in self.scalar_attrs
+                                                                                 and not (n.args[0].op == "name" and n.args[0].args[0] == "option"))
+
     def _note_element(self, py: str, src: A.Node, env: dict[str, str]) -> None:
         """Local `py` iterates `src`: when `src` is a zone or a list of components or entities
         (shape "comps"), it holds a component or an entity (shape "comp": it has a `kind`)."""
@@ -536,6 +577,8 @@ class Gen:
             self.local_shapes[py] = "comps"
 
     def _note_shape(self, py: str, value: A.Node, env: dict[str, str]) -> None:
+        if value.op == "list_comp" and self._hashable(value.args[0]):
+            self.scalar_lists.add(py)
         shape = self.shape(value, env)
         if shape in ("list", "map"):
             self.local_shapes[py] = shape  # type: ignore[assignment]
@@ -687,7 +730,8 @@ class Gen:
             zones = self._zones_of(pos[0], env)
             if zones is not None:
                 return f"TALLY_ZONES(st, {zones}, {pos[1].args[0]!r}, {keys})"
-        if name in _INLINE_BUILTINS and len(pos) == _INLINE_BUILTINS[name]:
+        if (name in _INLINE_BUILTINS and len(pos) == _INLINE_BUILTINS[name]
+                and (name != "distinct" or (pos[0].op == "name" and env.get(pos[0].args[0], "").strip("()") in self.scalar_lists))):
             # what the built-in computes (runtime.builtins), without its call and its ITEMS
             xs = self.items(pos[-1], env)
             if name == "list":
@@ -696,6 +740,8 @@ class Gen:
                 return f"sum({xs})"
             if name in ("max", "min"):
                 return f"{name}({xs}, default=None)"
+            if name == "distinct":
+                return f"list(dict.fromkeys({xs}))"
             if name == "empty":
                 return f"(len({xs}) == 0)"
             if name == "top":
@@ -1147,7 +1193,7 @@ _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
 # built-ins (runtime.builtins) whose value is always a Python list
 _LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "marks", "distinct", "list"))
 # built-ins generated in place (`ex_call`), by their number of arguments
-_INLINE_BUILTINS = {"list": 1, "sum": 1, "max": 1, "min": 1, "first": 2, "empty": 1, "top": 1}
+_INLINE_BUILTINS = {"list": 1, "sum": 1, "max": 1, "min": 1, "first": 2, "empty": 1, "top": 1, "distinct": 1}
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
 _CALL = re.compile(r"\w\s*\(")  # a call in generated text
