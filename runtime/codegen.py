@@ -787,7 +787,7 @@ class Gen:
                     f"        m[1] = {{}}\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
                     f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
         # a recursive function takes a step of the execution budget per call (runtime.budget)
-        spend = f"    st.spend({self.const(f.span)})\n" if f.name in self.recursive else ""
+        spend = "".join(line + "\n" for line in self.spend("    ", f.span)) if f.name in self.recursive else ""
         text = "\n".join(self.returns(f.body, env, "    "))
         return f"def F_{f.name}(st{params}):\n{spend}{_prologue(text)}{text}\n"
 
@@ -1015,6 +1015,11 @@ class Gen:
         head = f"def {fname}(st" + (", trig" if trig else "") + "".join(", " + py for _n, py in params) + "):"
         return head + "\n" + _prologue(text) + text + "\n"
 
+    def spend(self, ind: str, span: Any) -> list[str]:
+        """Lines taking one step of the execution budget for the loop or call at `span`
+        (`State.spend`, inline: no call unless the budget is used up)."""
+        return [f"{ind}st.steps_left -= 1", f"{ind}if st.steps_left < 0: st.spend({self.const(span)})"]
+
     def stmt(self, n: A.Node, env: dict[str, str], ind: str) -> list[str]:
         f = getattr(self, "st_" + n.op, None)
         if f is None:
@@ -1034,10 +1039,10 @@ class Gen:
             for k, v in kw:
                 args[params.index(k)] = v
             texts = "".join(", " + self.ex(a, env) for a in args)
-            spend = f"{ind}st.spend({self.const(n.span)})"  # a call takes a step of the budget
+            spend = self.spend(ind, n.span)  # a call takes a step of the budget
             if name in self.generated_procs:
-                return [spend, f"{ind}P_{name}(st{texts})"]
-            return [spend, f"{ind}PROC(st, {name!r}{texts})"]
+                return [*spend, f"{ind}P_{name}(st{texts})"]
+            return [*spend, f"{ind}PROC(st, {name!r}{texts})"]
         return [ind + self.ex_call(n, env, name, pos, kw)]
 
     def st_move_stmt(self, n, env, ind, what, dest, place):
@@ -1125,11 +1130,11 @@ class Gen:
         self._note_element(v, iterable, env)
         # a copy: the body may move what it iterates over
         # each round takes a step of the execution budget (runtime.budget)
-        return ([f"{ind}for {v} in list({self.items(iterable, env)}):", f"{ind}    st.spend({self.const(n.span)})"]
+        return ([f"{ind}for {v} in list({self.items(iterable, env)}):", *self.spend(ind + "    ", n.span)]
                 + self.block(body, {**env, name: v}, ind + "    "))
 
     def st_while_stmt(self, n, env, ind, cond, body):
-        return ([f"{ind}while {self.ex(cond, env)}:", f"{ind}    st.spend({self.const(n.span)})"]
+        return ([f"{ind}while {self.ex(cond, env)}:", *self.spend(ind + "    ", n.span)]
                 + self.block(body, env, ind + "    "))
 
     def st_let_stmt(self, n, env, ind, name, value):

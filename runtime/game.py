@@ -850,11 +850,12 @@ class Game:
                 i = st.loc[v.id]
                 z = st.zone_refs[i] if i is not None else None
                 if z is not None and z.visibility != "public":
-                    # the same few slot references recur: events share their dicts
+                    # the same few slot references recur: events share their dicts, kept on the zone
                     i = st.zones[i].index(v)
-                    one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
-                    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner, z.spectators)
-                    one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
+                    got = z.hidden_args.get((name, i))
+                    if got is None:
+                        got = _hidden_arg(st, z, name, i)
+                    one_ref, one_blind = got
                     if refs is NO_ARGS:
                         refs, hidden = one_ref, one_blind
                     else:  # a second hidden argument (rare): a dict of its own
@@ -1252,6 +1253,16 @@ def _plan_for(prog: Program) -> _Plan:
 
 
 _SHARED_ARGS: dict[tuple, dict] = {}
+
+
+def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:
+    """The `refs` and `hidden_from` of a move event whose argument `name` is the component at
+    slot `i` of `z`, a zone some seat cannot see (shared dicts, kept on `z.hidden_args`)."""
+    one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
+    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner, z.spectators)
+    one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
+    got = z.hidden_args[(name, i)] = (one_ref, one_blind)
+    return got
 _DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
 
 

@@ -80,7 +80,8 @@ class State:
 
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
-        `BudgetExceeded` when none is left."""
+        `BudgetExceeded` when none is left. (Generated code takes the step inline and calls
+        this only once the budget is used up: one more step below zero changes nothing.)"""
         self.steps_left -= 1
         if self.steps_left < 0:
             raise BudgetExceeded(self.budget, span, self.rule)

@@ -57,7 +57,7 @@ class ZoneRef:
     `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
 
     __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched", "tally",
-                 "by_name")
+                 "by_name", "hidden_args")
 
     def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
         self.idx = idx
@@ -73,6 +73,9 @@ class ZoneRef:
         self.tally: tuple[list, dict[str, dict[Any, int]]] | None = None
         # (the zone's list, its components sorted by name): `State.draw_random`
         self.by_name: tuple[list, list] | None = None
+        # (move argument name, slot) -> the `refs` and `hidden_from` of a move event taking the
+        # component at that slot (runtime.game's `_hidden_arg`)
+        self.hidden_args: dict[tuple[str, int], tuple[dict, dict]] = {}
 
     def visible_to(self, viewer: int | None) -> bool:
         """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count.
