@@ -29,21 +29,28 @@ def display(v: Any) -> str:
     return str(v)
 
 
+_ABSENT = object()
+
+
 def _size(st, x):
     return len(st.items(x))
 
 
-def _min(st, *a):
-    if len(a) == 2:
-        return min(a)
-    items = list(st.items(a[0]))
+def _min(st, xs, b=_ABSENT):
+    if b is not _ABSENT:  # min(a, b), as Python's: b only when it is smaller
+        return b if b < xs else xs
+    items = xs if xs.__class__ is list else st.items(xs)
+    if items.__class__ is not list:
+        items = list(items)
     return min(items) if items else None
 
 
-def _max(st, *a):
-    if len(a) == 2:
-        return max(a)
-    items = list(st.items(a[0]))
+def _max(st, xs, b=_ABSENT):
+    if b is not _ABSENT:  # max(a, b), as Python's: b only when it is larger
+        return b if b > xs else xs
+    items = xs if xs.__class__ is list else st.items(xs)
+    if items.__class__ is not list:
+        items = list(items)
     return max(items) if items else None
 
 
@@ -54,7 +61,10 @@ def _other(st, s):
 
 
 def _first(st, n, xs):
-    return list(st.items(xs))[: max(0, n)]
+    items = st.items(xs)
+    if items.__class__ is not list:
+        items = list(items)
+    return items[: max(0, n)]
 
 
 def _top(st, z):
@@ -138,8 +148,16 @@ def _argbest(st, m, pick):
 
 
 def _distinct(st, xs):
+    items = xs if xs.__class__ is list else st.items(xs)
+    if len(items) > 8 if items.__class__ is list else True:
+        if items.__class__ is not list:
+            items = list(items)
+        try:
+            return list(dict.fromkeys(items))  # first-seen order; components hash by identity
+        except TypeError:  # unhashable elements (lists, maps): compared one by one below
+            pass
     out = []
-    for x in st.items(xs):
+    for x in items:
         if x not in out:
             out.append(x)
     return out

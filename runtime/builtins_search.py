@@ -178,29 +178,27 @@ def top_run(st: Any, values: Any, n: int, required: Any = None, wild: Any = None
     bits of m & m<<1 & ... & m<<(n-1), and `required` keeps those from max(required) to
     min(required) + n - 1. With `wild`: each candidate top, highest first, until the values
     the run misses can be given to distinct wild slots (a matching over at most n bits)."""
-    allv = st.items(values)
-    req = st.items(required) if required is not None else ()
-    if wild is not None:
+    allv = values if values.__class__ is list else st.items(values)
+    req = () if required is None else required if required.__class__ is list else st.items(required)
+    if wild is not None and (wild.__class__ is not list or wild):
         slots = [list(st.items(w)) for w in st.items(wild)]
         if slots:
             return _top_run_wild(list(allv), n, list(req), slots)
-    if req:
-        if len(set(req)) != len(req):
-            return None
-        allv = [*allv, *req]
-    if not allv or n < 1:
+    if n < 1 or len(req) > 1 and len(set(req)) != len(req):
         return None
-    lo = min(allv)
     base, mask = 0, 0
     try:
-        if lo < 0:
-            raise IndexError
         for v in allv:  # the usual case: small values, bits from a table
-            mask |= _BIT[v]
-    except IndexError:
-        base, mask = lo, 0
+            mask |= _BITS[v]
+        for v in req:
+            mask |= _BITS[v]
+    except (KeyError, TypeError):  # values below 0 or above 63 (TypeError: unhashable, raised again below)
+        allv = [*allv, *req]
+        base, mask = min(allv), 0
         for v in allv:
             mask |= 1 << (v - base)
+    if not mask:
+        return None
     tops = mask
     for k in range(1, n):
         tops &= mask << k
@@ -210,7 +208,7 @@ def top_run(st: Any, values: Any, n: int, required: Any = None, wild: Any = None
     return tops.bit_length() - 1 + base if tops else None
 
 
-_BIT = tuple(1 << v for v in range(64))
+_BITS = {v: 1 << v for v in range(64)}
 
 
 def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[int]]) -> int | None:
@@ -218,33 +216,49 @@ def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[in
     k = len(slots)
     if n < 1 or len(set(req)) != len(req) or len(req) + k > n or not all(slots):
         return None
-    everything = values + req + [v for s in slots for v in s]
-    base = min(everything)
-    vmask = rmask = 0
-    for v in values:
-        vmask |= 1 << (v - base)
-    for v in req:
-        rmask |= 1 << (v - base)
-    wmasks = []
-    for s in slots:
-        m = 0
-        for v in s:
-            m |= 1 << (v - base)
-        wmasks.append(m)
+    base = 0
+    try:  # the usual case: small values, bits from a table
+        vmask = rmask = 0
+        for v in values:
+            vmask |= _BITS[v]
+        for v in req:
+            rmask |= _BITS[v]
+        wmasks = []
+        for sl in slots:
+            m = 0
+            for v in sl:
+                m |= _BITS[v]
+            wmasks.append(m)
+    except (KeyError, TypeError):  # values below 0 or above 63: bits counted from the lowest
+        base = min(values + req + [v for sl in slots for v in sl])
+        vmask = rmask = 0
+        for v in values:
+            vmask |= 1 << (v - base)
+        for v in req:
+            rmask |= 1 << (v - base)
+        wmasks = []
+        for sl in slots:
+            m = 0
+            for v in sl:
+                m |= 1 << (v - base)
+            wmasks.append(m)
     covered = vmask | rmask
     for m in wmasks:
         covered |= m
+    tops = covered  # the tops of the runs every value of which something can fill
+    for j in range(1, n):
+        tops &= covered << j
+    if req:  # runs holding every required value
+        lo, hi = max(req) - base, min(req) + n - 1 - base
+        tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
     full = (1 << n) - 1
-    hi = max(everything) if not req else min(max(everything), min(req) + n - 1)
-    lo = base + n - 1 if not req else max(base + n - 1, max(req))
-    for t in range(hi, lo - 1, -1):
-        run = full << (t - n + 1 - base)
-        if run & covered != run or rmask & ~run:
-            continue
-        open_ = run & ~rmask  # the values the wild slots and `values` fill
+    while tops:  # highest first
+        t = tops.bit_length() - 1
+        open_ = (full << (t - n + 1)) & ~rmask  # the values the wild slots and `values` fill
         missing = open_ & ~vmask  # those only a wild slot can fill
         if missing.bit_count() <= k and _assign(wmasks, 0, open_, missing):
-            return t
+            return t + base
+        tops ^= 1 << t
     return None
 
 

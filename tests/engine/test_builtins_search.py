@@ -184,8 +184,8 @@ def _brute_top_run(values: list[int], n: int, required: list[int] | None) -> int
     return max(tops, default=None)
 
 
-@given(values=hs.lists(hs.integers(-3, 14), max_size=12), n=hs.integers(1, 5),
-       required=hs.none() | hs.lists(hs.integers(-3, 14), max_size=4))
+@given(values=hs.lists(hs.integers(-3, 14) | hs.integers(60, 67), max_size=12), n=hs.integers(1, 5),
+       required=hs.none() | hs.lists(hs.integers(-3, 14) | hs.integers(60, 67), max_size=4))
 def test_top_run_agrees_with_brute_force(values: list[int], n: int, required: list[int] | None) -> None:
     assert top_run(Fake(), values, n, required) == _brute_top_run(values, n, required)
 
@@ -217,9 +217,12 @@ def _brute_top_run_wild(values: list[int], n: int, required: list[int], wild: li
     return best
 
 
-@given(values=hs.lists(hs.integers(1, 12), max_size=8), n=hs.integers(1, 5),
-       required=hs.lists(hs.integers(1, 12), max_size=3),
-       wild=hs.lists(hs.lists(hs.integers(1, 12), max_size=5), min_size=1, max_size=3))
+_RUN_VALUE = hs.integers(1, 12) | hs.integers(-3, 0) | hs.integers(60, 67)  # and beyond the bit table
+
+
+@given(values=hs.lists(_RUN_VALUE, max_size=8), n=hs.integers(1, 5),
+       required=hs.lists(_RUN_VALUE, max_size=3),
+       wild=hs.lists(hs.lists(_RUN_VALUE, max_size=5), min_size=1, max_size=3))
 def test_top_run_with_wild_slots_agrees_with_brute_force(values: list[int], n: int, required: list[int],
                                                          wild: list[list[int]]) -> None:
     want = _brute_top_run_wild(values, n, required, wild) if len(set(required)) == len(required) else None
