@@ -12,7 +12,12 @@
    and as the first proof in a state; per case the median and the slowest call in
    microseconds, in CPU time (thread_time: what the proof costs) and wall-clock time
    (perf_counter: what a caller waits, preemption included), beside the anchor's bitmask proof;
-   then a few positions where the opponent's side holds a morale card (EXTRA_CASES).
+   then a few positions where the opponent's side holds a morale card (EXTRA_CASES). Beside them,
+   the same harness times a constant-work control (no allocation, calibrated to the proof's
+   median), and the slowest proof call is timed again: on this machine a thread's CPU clock
+   itself jumps by 0.05-5 ms between two back-to-back reads, tens of times a second (the
+   virtual CPU is paused and the pause is counted as the thread's CPU time), so a single
+   call's maximum says more about the machine than about the proof.
 3. `Game.clone()`: median cost in microseconds and as a share of one random ply.
 4. Memory: bytes per live game (tracemalloc, games kept alive half-way through a random
    playout), and what 10,000 live games of each would take.
@@ -211,7 +216,8 @@ def bench_claims(anchors: Path | None, reps: int, rounds: int = 20) -> list[dict
     rs = load_ruleset("battle_line")
     print(f"2. Battle Line claim proof, the anchor's cases ({reps} calls each, in {rounds} rounds over the cases; us)")
     print("   repeat: proofs repeated in one state (as within one legal-moves call); first: the first proof in a state.")
-    print("   cpu: this thread's CPU time (thread_time), which preemption by other processes does not inflate;")
+    print("   cpu: this thread's CPU time (thread_time), which preemption by other processes does not inflate (a pause")
+    print("   of the virtual CPU does: see the control's slowest call);")
     print("   wall: perf_counter, which it does. Per case: medians over the calls; p99 and the slowest call of both kinds.")
     cases = []
     extra = [(label, spec, table, hand.Game.from_position(flags=[spec], discards=[table, []], seat=0).provable(0, 0))
@@ -230,6 +236,8 @@ def bench_claims(anchors: Path | None, reps: int, rounds: int = 20) -> list[dict
         cases.append((label, expected, bool(provable(flag, 0)), (lambda flag=flag, provable=provable: provable(flag, 0)),
                       first, (lambda hg=hg: hg.provable(0, 0)), {"wall": [], "cpu": [], "wall1": [], "cpu1": [], "anchor": []}))
     per_round = max(1, reps // rounds)
+    control = _control(statistics.median(sample_both_us(cases[0][3], 200)[1]))
+    ctl: dict[str, list[float]] = {"wall": [], "cpu": []}
     for _ in range(rounds):
         for _label, _exp, _got, repeat, first, anchor, t in cases:
             w, c = sample_both_us(repeat, per_round)
@@ -239,6 +247,9 @@ def bench_claims(anchors: Path | None, reps: int, rounds: int = 20) -> list[dict
             t["wall1"] += w
             t["cpu1"] += c
             t["anchor"] += sample_us(anchor, per_round)
+        w, c = sample_both_us(control, 2 * per_round * len(cases))  # as many calls as the proofs
+        ctl["wall"] += w
+        ctl["cpu"] += c
     print(f"   {'case':<50} {'result':<6} {'cpu':>6} {'wall':>6} {'1st cpu':>7} {'1st wall':>8} {'p99 cpu':>7}"
           f" {'max cpu':>7} {'max wall':>8} {'anchor':>7}")
     rows = []
@@ -253,13 +264,47 @@ def bench_claims(anchors: Path | None, reps: int, rounds: int = 20) -> list[dict
         print(f"   {label[:50]:<50} {str(got):<6} {row['median_cpu_us']:>6.1f} {row['median_us']:>6.1f}"
               f" {row['first_median_cpu_us']:>7.1f} {row['first_median_us']:>8.1f} {row['p99_cpu_us']:>7.1f}"
               f" {row['max_cpu_us']:>7.1f} {row['max_us']:>8.1f} {row['anchor_median_us']:>7.2f}{flagged}", flush=True)
+    print(f"   {'control: constant work, no allocation':<50} {'':<6} {statistics.median(ctl['cpu']):>6.1f} {statistics.median(ctl['wall']):>6.1f}"
+          f" {'':>7} {'':>8} {_pct(ctl['cpu'], 0.99):>7.1f} {max(ctl['cpu']):>7.1f} {max(ctl['wall']):>8.1f}")
     target = rows[: len(abench.PROOF_CASES)]
     worst = max(max(r["median_cpu_us"], r["first_median_cpu_us"]) for r in target)
     worst_wall = max(max(r["median_us"], r["first_median_us"]) for r in target)
     print(f"   the anchor's cases: worst per-case median (repeat or first): {worst:.1f} us CPU, {worst_wall:.1f} us wall (target 40);"
           f" worst p99 {max(r['p99_cpu_us'] for r in target):.1f} us CPU; slowest single call {max(r['max_cpu_us'] for r in target):.1f} us CPU,"
           f" {max(r['max_us'] for r in target):.1f} us wall (the wall figure counts preemption on a loaded machine, the CPU one does not)")
+    _slowest_again(cases[: len(abench.PROOF_CASES)], ctl["cpu"])
     return rows
+
+
+def _control(median_us: float):
+    """A function of constant work (a loop, no allocation) taking about `median_us`: timed by the
+    same harness, its slowest calls are what the machine adds to any call of that length."""
+    t0 = time.thread_time_ns()
+    for _ in range(50):
+        _spin(1000)
+    per_1000 = (time.thread_time_ns() - t0) / 50_000  # us
+    n = max(1, int(1000 * median_us / per_1000))
+    return lambda: _spin(n)
+
+
+def _spin(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def _slowest_again(cases: list[tuple], control_cpu: list[float], reps: int = 1000) -> None:
+    """The calls over 200 us CPU, proof against control, and the slowest proof call's case
+    timed again: a cost of the proof repeats; a pause of the machine does not."""
+    over = sum(x > 200 for c in cases for x in c[6]["cpu"] + c[6]["cpu1"])
+    calls = sum(len(c[6]["cpu"]) + len(c[6]["cpu1"]) for c in cases)
+    label, _exp, _got, repeat, first, _anchor, t = max(cases, key=lambda c: max(c[6]["cpu"] + c[6]["cpu1"]))
+    kind, fn = ("repeat", repeat) if max(t["cpu"]) >= max(t["cpu1"]) else ("first", first)
+    again = sample_both_us(fn, reps)[1]
+    print(f"   calls over 200 us CPU: {over} of {calls} proof calls, {sum(x > 200 for x in control_cpu)} of {len(control_cpu)} control calls;"
+          f" the slowest proof call's case ({label[:40]}, {kind}) timed again {reps} times: median {statistics.median(again):.1f},"
+          f" p99 {_pct(again, 0.99):.1f}, max {max(again):.1f} us CPU")
 
 
 def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]) -> None:
