@@ -146,10 +146,11 @@ def _proc(st: Any, name: str, *args: Any) -> None:
 
 
 UNSET = object()
+PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template before it starts again
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -226,6 +227,8 @@ class Gen:
         self.memoised = {f.name for f in rs.fns if not f.params and f.name not in self.recursive
                          and any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))}
         self.generated_procs: set[str] = set()
+        # functions of their arguments alone, memoised per game template by argument values
+        self.arg_memoised = self._arg_memoised()
         # every name some trigger's condition reads (None: unknown); a change to another name is
         # not marked in `State.dirty`, which only the triggers read
         self.trigger_deps: frozenset[str] | None = None
@@ -278,10 +281,70 @@ class Gen:
             elif var.per:
                 self.global_shapes[var.name] = "map"
 
+    def _arg_memoised(self) -> set[str]:
+        """Ruleset functions whose value depends on their arguments alone (and on what is fixed
+        for a game template: constants, component sets, seats, options), that loop or call other
+        functions, return a scalar and take scalars or lists of components: `strength(cards,
+        fog)` of a flag's side, asked again every turn while the side stays. Their calls are
+        memoised by argument values in `State.pure_memo`, shared by the games of a template."""
+        rs = self.rs
+        fixed = ({c.name for c in rs.consts} | {c.name for c in rs.component_sets} | set(self.enum_types)
+                 | self.enum_values | self.steps | {"seats", "nseats", "option"})
+        changing = ({z.name for z in rs.zones} | {v.name for v in rs.vars} | {e.name for e in rs.entity_sets}
+                    | {"actor", "current", "step", "ply"})
+        ent_state = {m for e in rs.entity_types for m in [*(v.name for v in e.vars), *(z.name for z in e.zones)]}
+        safe = {"size", "count", "len", "sum", "min", "max", "any", "all", "other", "next", "first", "abs", "bundles",
+                "tally", "sorted", "argmax", "argmin", "keys", "values", "empty", "distinct", "list", "str",
+                "group_values", "top_run"}
+        scalar = {"int", "bool", "str", "seat"} | set(self.enum_types)
+
+        def own_pure(f: A.FnDecl) -> tuple[bool, set[str]]:
+            local = {p.name for p in f.params} | {n.args[0] for n in A.walk(f.body) if n.op in ("let_expr", "comp_for")}
+            if local & changing:  # a local that hides a changing name here may read it elsewhere
+                return False, set()
+            calls: set[str] = set()
+            for n in A.walk(f.body):
+                op, a = n.op, n.args
+                if op == "name" and a[0] not in local and a[0] not in fixed:
+                    return False, set()
+                if op == "attr" and (a[1] in ent_state or (a[0].op == "name" and a[0].args[0] == "option")):
+                    return False, set()
+                if op == "call":
+                    if a[0] in self.fns:
+                        calls.add(a[0])
+                    elif a[0] not in safe:
+                        return False, set()
+                if op == "gen_call" and a[0] not in safe:
+                    return False, set()
+                if op not in _PURE_OPS:
+                    return False, set()
+            return True, calls
+
+        own = {f.name: own_pure(f) for f in rs.fns if f.name not in self.recursive}
+        pure = {name for name, (ok, _c) in own.items() if ok}
+        while True:  # a function is pure when the functions it calls are
+            drop = {name for name in pure if not own[name][1] <= pure}
+            if not drop:
+                break
+            pure -= drop
+        out = set()
+        for f in rs.fns:
+            params_ok = f.params and all(
+                (p.type.name in scalar and not p.type.args)
+                or (p.type.name == "list" and not p.type.optional and len(p.type.args) == 1 and not p.type.args[0].optional
+                    and set(p.type.args[0].members) <= {c.name for c in rs.component_types})
+                for p in f.params)
+            lists = any(p.type.name == "list" for p in f.params)
+            costly = any(n.op in _LOOPS or (n.op == "call" and n.args[0] in self.fns) for n in A.walk(f.body))
+            returns_scalar = f.returns is not None and f.returns.name in scalar and not f.returns.args
+            if f.name in pure and params_ok and lists and costly and returns_scalar:
+                out.add(f.name)
+        return out
+
     def inlinable(self, f: A.FnDecl, args: list[Any]) -> bool:
         """Inline calls to small, non-recursive functions whose arguments are cheap and pure
         (names, literals, attribute reads): repeating them costs less than a Python call."""
-        if f.name in self.recursive or self.depth >= MAX_INLINE_DEPTH or f.name in self.memoised:
+        if f.name in self.recursive or self.depth >= MAX_INLINE_DEPTH or f.name in self.memoised or f.name in self.arg_memoised:
             return False
         if sum(1 for _ in A.walk(f.body)) > MAX_INLINE_NODES:
             return False
@@ -786,6 +849,17 @@ class Gen:
             return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n        m[0] = st.version\n"
                     f"        m[1] = {{}}\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
                     f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
+        if f.name in self.arg_memoised:
+            names = [env[p.name] for p in f.params]
+            lists = [env[p.name] for p in f.params if p.type.name == "list"]
+            key = "(" + ", ".join([repr(f.name)] + [f"tuple({v})" if v in lists else v for v in names]) + ",)"
+            test = " and ".join(f"{v}.__class__ is list" for v in lists)  # a zone's contents change: not memoised
+            call = f"F_{f.name}_(st{params})"
+            text = "\n".join(self.returns(f.body, env, "    "))
+            return (f"def F_{f.name}(st{params}):\n    if {test}:\n        m = st.pure_memo\n        k = {key}\n"
+                    f"        v = m.get(k, UNSET)\n        if v is UNSET:\n            if len(m) >= PURE_MEMO_MAX:\n"
+                    f"                m.clear()\n            v = m[k] = {call}\n        return v\n    return {call}\n\n"
+                    f"def F_{f.name}_(st{params}):\n{_prologue(text)}{text}\n")
         # a recursive function takes a step of the execution budget per call (runtime.budget)
         spend = "".join(line + "\n" for line in self.spend("    ", f.span)) if f.name in self.recursive else ""
         text = "\n".join(self.returns(f.body, env, "    "))
@@ -1199,6 +1273,10 @@ _HOISTED = frozenset(("call", "gen_call", "list_comp", "map_comp", "where"))
 _LIST_BUILTINS = frozenset(("first", "bundles", "sorted", "keys", "values", "marks", "distinct", "list"))
 # built-ins generated in place (`ex_call`), by their number of arguments
 _INLINE_BUILTINS = {"list": 1, "sum": 1, "max": 1, "min": 1, "first": 2, "empty": 1, "top": 1, "distinct": 1}
+# expression operators a function of its arguments alone may use (`Gen._arg_memoised`)
+_PURE_OPS = frozenset(("lit", "name", "it", "attr", "index", "binop", "and_", "or_", "not_", "neg", "in_", "not_in",
+                       "is_", "range", "where", "if_expr", "let_expr", "list_lit", "map_lit", "list_comp", "map_comp",
+                       "comp_for", "gen_call", "call", "fstring"))
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
 _CALL = re.compile(r"\w\s*\(")  # a call in generated text

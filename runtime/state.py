@@ -66,6 +66,9 @@ class State:
         # [version, {name: value}]: memoised functions of the state alone (runtime.codegen), valid
         # while the version stays
         self.fn_memo: list[Any] = [-1, {}]
+        # {(function, arguments...): value} of ruleset functions of their arguments alone
+        # (runtime.codegen's `arg_memoised`), shared by the games of a template and their clones
+        self.pure_memo: dict[tuple, Any] = {}
         # the names in `g` that can change (not constants, component sets or zones): a clone copies
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
@@ -458,7 +461,7 @@ class State:
 
 # never changed once setup has run (components are immutable; zone references are fixed)
 _SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
-                     "clone_plan", "scalar_members", "flat_members"))
+                     "clone_plan", "scalar_members", "flat_members", "pure_memo"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 

@@ -45,3 +45,25 @@ def test_generated_code_and_closures_agree(name, monkeypatch):
     closure_traces = [_trace(rs, seats, s) for s in (1, 2)]
     monkeypatch.setattr(rc, "_PROGRAMS", {rs.content_hash: generated})
     assert [_trace(rs, seats, s) for s in (1, 2)] == closure_traces
+
+
+def test_functions_of_their_arguments_alone_are_memoised_by_argument_values():
+    """`strength(cards, fog)` reads only its arguments and constants: its calls are memoised per
+    game template (State.pure_memo); a function reading the state (a zone, an entity's
+    variable) never is, and a memoised value equals a fresh computation."""
+    from runtime import codegen
+
+    rs = load_ruleset("battle_line")
+    memoised = codegen.Gen(rs).arg_memoised
+    assert "strength" in memoised
+    assert not memoised & {"need", "complete", "unseen", "provable"}  # zones, entity variables, hands
+    g = Game.new(rs, 2, {}, seed=3)
+    rng = random.Random(3)
+    while not g.terminal and not g.st.pure_memo:
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        g.apply(seat, moves[rng.randrange(len(moves))])
+    key, value = next((k, v) for k, v in g.st.pure_memo.items() if k[0] == "strength")
+    fresh = rc.program_for(rs).callables["strength"].py.__globals__["F_strength_"](g.st, list(key[1]), key[2])
+    assert value == fresh
+    assert g.clone().st.pure_memo is g.st.pure_memo  # shared by the games of a template
