@@ -505,6 +505,13 @@ class Game:
              if (scalar(v.type) and v.per_seat) or (scalars(v.type) and not v.per_seat and not v.per)]
             + [k + f.name for k, fields, _ in kinds for f in fields if scalars(f.type)])
 
+        def shallow(t: Any) -> bool:  # a list or a map of scalars, never none
+            if t.optional:
+                return False
+            return scalars(t) or (t.name == "map" and len(t.args) == 2 and scalar(t.args[0]) and scalar(t.args[1]))
+
+        st.nested_members = frozenset(v.name for v in prog.rs.vars if v.per_seat and not v.per and shallow(v.type))
+
     def _setup(self) -> None:
         prog, st = self.prog, self.st
         st.rule = "setup"

@@ -80,6 +80,7 @@ class State:
         self.clone_plan: tuple | None = None
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
+        self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
 
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
@@ -117,7 +118,7 @@ class State:
         plan = self.clone_plan
         if plan is None:
             plan = self.clone_plan = _plan(self)
-        g_flat, g_ents, g_deep, copy_ents = plan
+        g_flat, g_ents, g_deep, copy_ents, g_nested = plan
         chance = self.chance
         if chance is not None:
             chance.share()  # copied by whichever of the two draws first (`ChanceSource.own`)
@@ -130,7 +131,7 @@ class State:
         d["loc"] = self.loc.copy()
         d["marks"] = self.marks.copy()  # its values are tuples
         d["fn_memo"] = [-1, {}]
-        if copy_ents is None and not g_flat and not g_deep:  # nothing but scalars to copy in `g`
+        if copy_ents is None and not g_flat and not g_deep and not g_nested:  # nothing but scalars to copy in `g`
             d["g"] = self.g.copy()
             return new
         memo: dict[int, Any] = {}
@@ -139,6 +140,8 @@ class State:
         g = d["g"] = self.g.copy()
         for n in g_flat:
             g[n] = g[n][:]
+        for n in g_nested:
+            g[n] = [x.copy() for x in g[n]]
         for n in g_ents:  # an entity set: its entities' copies, made above
             g[n] = [memo[id(e)] for e in g[n]]
         for n in g_deep:
@@ -461,23 +464,24 @@ class State:
 
 # never changed once setup has run (components are immutable; zone references are fixed)
 _SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
-                     "clone_plan", "scalar_members", "flat_members", "pure_memo"))
+                     "clone_plan", "scalar_members", "flat_members", "nested_members", "pure_memo"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
     """How to copy `st`'s loose globals and entities: (globals to copy flat, entity sets,
     globals to copy deeply, `copy_ents(entities, memo) -> copies` or None when there are no
-    entities)."""
-    flat, scalar = st.flat_members, st.scalar_members
+    entities, globals holding per-seat lists or maps of scalars to copy two levels deep)."""
+    flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
     g_ents = tuple(n for n in st.loose if n in sets)
-    g_deep = tuple(n for n in st.loose if n not in flat and n not in scalar and n not in sets)
+    g_nested = tuple(n for n in st.loose if n in nested and n not in sets)
+    g_deep = tuple(n for n in st.loose if n not in flat and n not in scalar and n not in sets and n not in nested)
     ents = {kind: (tuple(m for m in members if f"{kind}.{m}" in flat),
                    tuple(m for m in members if f"{kind}.{m}" not in flat and f"{kind}.{m}" not in scalar))
             for kind, members in st.loose_members.items()}
-    return g_flat, g_ents, g_deep, _entity_copier(ents) if st.entities else None
+    return g_flat, g_ents, g_deep, _entity_copier(ents) if st.entities else None, g_nested
 
 
 def _entity_copier(plans: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> Any:
