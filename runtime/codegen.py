@@ -213,6 +213,14 @@ class Gen:
             for f in c.fields:
                 seqs.setdefault(f.name, set()).add(False)
         self.member_seqs = {m for m, k in seqs.items() if k == {True}}
+
+        def seq(t: A.TypeRef) -> bool:  # a Python list or dict, never a zone (it holds no components)
+            if t.optional or t.name not in ("list", "map") or not t.args:
+                return False
+            return t.name == "map" or not set(t.args[-1].members) & self.ctors
+        # global variables indexed as Python sequences, and per-seat ones whose elements are
+        self.global_seqs = {v.name for v in rs.vars if not v.per_seat and not v.per and seq(v.type)}
+        self.per_seat_seqs = {v.name for v in rs.vars if v.per_seat and not v.per and seq(v.type)}
         # locals holding a list of hashable values (`let vs = [x.value for x in xs]`)
         self.scalar_lists: set[str] = set()
         # attributes only components have: read as Python attributes (`card.colour`, see Comp)
@@ -388,6 +396,8 @@ class Gen:
             return "list"
         if op == "call" and n.args[0] not in self.fns and n.args[0] in _LIST_BUILTINS:
             return "list"
+        if op == "call" and n.args[0] not in self.fns and n.args[0] in ("tally", "group_values"):
+            return "map"
         if op == "call" and n.args[0] in self.fns:
             return self._returns_shape(n.args[0])
         if op == "let_expr":  # the value of its body, where the let's name is not a global
@@ -514,7 +524,10 @@ class Gen:
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
-        if obj.op == "attr" and obj.args[1] in self.member_seqs:
+        if ((obj.op == "attr" and obj.args[1] in self.member_seqs)
+                or (obj.op == "name" and obj.args[0] not in env and obj.args[0] in self.global_seqs)
+                or (obj.op == "index" and obj.args[0].op == "name" and obj.args[0].args[0] not in env
+                    and obj.args[0].args[0] in self.per_seat_seqs)):
             return f"{self.ex(obj, env)}[{self.ex(idx, env)}]"
         shape = self.shape(obj, env)
         if shape == "zones" or shape == "list" or shape == "map":
@@ -742,6 +755,12 @@ class Gen:
         return self._pre(f"{{{self.ex(pair[0], inner)}: {self.ex(pair[1], inner)} {clause}}}", pre)
 
     def ex_gen_call(self, n, env, fname, elem, fors):
+        if (fname in ("any", "all") and self.two_seats and len(fors) == 1 and fors[0].args[2] is None
+                and fors[0].args[1].op == "name" and fors[0].args[1].args[0] == "seats" and "seats" not in env):
+            # over the two seats of a two-seat game: both tests in place, no generator
+            name = fors[0].args[0]
+            ok = self._guarded(elem, {**env, name: "0"}), self._guarded(elem, {**env, name: "1"})
+            return f"(True if ({ok[0]}) {'and' if fname == 'all' else 'or'} ({ok[1]}) else False)"
         clause, inner, pre = self._fors(fors, env)
         e = self.ex(elem, inner)
         if fname in ("any", "all", "sum"):
@@ -1246,7 +1265,12 @@ class Gen:
         return [f"{ind}st.reveal({self.ex(zone, env)}, {self.const(n.span)})"]
 
     def st_mark_stmt(self, n, env, ind, what, value):
-        return [f"{ind}st.mark({self.ex(what, env)}, {self.ex(value, env)})"]
+        if self.trigger_deps is None or not self.trigger_deps.isdisjoint(("marks", "has_mark")):
+            return [f"{ind}st.mark({self.ex(what, env)}, {self.ex(value, env)})"]
+        # `State.mark` in place, where no trigger reads marks (nothing to mark as changed)
+        c, v = self.fresh("c"), self.fresh("v")
+        return [f"{ind}{c} = {self.ex(what, env)}", f"{ind}{v} = {self.ex(value, env)}", f"{ind}st.version += 1",
+                f"{ind}st.marks[{c}.id] = st.marks.get({c}.id, ()) + ({v},)"]
 
     def st_unmark_stmt(self, n, env, ind, what):
         return [f"{ind}st.unmark({self.ex(what, env)})"]
