@@ -81,6 +81,10 @@ def bundles(st, avail: dict, n: int) -> list[dict]:
     """Every way to take `n` units from the counts in `avail` ({key: count}), as {key: taken}
     maps without zero entries, in a stable order. `bundles({a: 2, b: 1}, 2)` is
     `[{a: 2}, {a: 1, b: 1}]`; `n == 0` gives `[{}]`; not enough units gives `[]`."""
+    if n == 0:
+        return [{}]
+    if not avail:
+        return []
     try:
         key: tuple | None = (tuple(avail.items()), n)
         shapes = _BUNDLES.get(key)  # type: ignore[arg-type]

@@ -38,3 +38,13 @@ def test_first_takes_at_most_n_as_a_new_list():
     assert FUNCS["first"](ST, 5, (x for x in xs)) == [1, 2, 3]
     assert FUNCS["first"](ST, -1, xs) == []
     assert FUNCS["first"](ST, 3, xs) is not xs
+
+
+def test_bundles_every_way_to_take_n_units():
+    b = FUNCS["bundles"]
+    assert b(ST, {"a": 2, "b": 1}, 2) == [{"a": 2}, {"a": 1, "b": 1}]
+    assert b(ST, {"a": 2, "b": 1}, 0) == [{}] and b(ST, {}, 0) == [{}]
+    assert b(ST, {}, 1) == [] and b(ST, {"a": 1}, 2) == [] and b(ST, {"a": 0}, 1) == []
+    first = b(ST, {"a": 2}, 1)
+    first[0]["a"] = 9  # a rule may change what it got: the next call is not affected
+    assert b(ST, {"a": 2}, 1) == [{"a": 1}]
