@@ -109,8 +109,13 @@ def _tally_zones(st: Any, zones: list[ZoneRef], attr: str, keys: Any) -> dict[An
     """`tally([x for ... for x in ZONE], attr, keys)` from the tallies of the zones, in order:
     the same counts, and the values in the order the built-in's one pass first sees them."""
     out = dict.fromkeys(st.items(keys), 0) if keys is not None else {}
+    lists = st.zones
     for z in zones:
-        for k, n in _counts(st, z, attr).items():
+        t = z.tally  # `_counts`' up-to-date case in place
+        by = t[1].get(attr) if t is not None and t[0] is lists[z.idx] else None
+        if by is None:
+            by = _counts(st, z, attr)
+        for k, n in by.items():
             out[k] = out.get(k, 0) + n
     return out
 
