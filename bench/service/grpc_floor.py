@@ -144,7 +144,8 @@ def measure(face: str, rate: float, seconds: float) -> dict[str, float]:
     server = subprocess.Popen([sys.executable, "-m", "bench.service.grpc_floor", "--serve", face, str(port)],
                               stdout=subprocess.PIPE, cwd=Path(__file__).resolve().parents[2])
     try:
-        assert server.stdout is not None and server.stdout.readline().strip() == b"ready"
+        if server.stdout is None or server.stdout.readline().strip() != b"ready":  # not `assert`: -O skips it
+            raise RuntimeError(f"the {face} echo server did not start (exit code {server.poll()})")
         asyncio.run(offer(face, port, 50, 1))  # warm up: connections, threads
         cpu, switches, client = _cpu_seconds(server.pid), _context_switches(server.pid), time.process_time()
         latencies = asyncio.run(offer(face, port, rate, seconds))
