@@ -32,13 +32,18 @@ EVENT_FIELDS = ("ply", "kind", "seen_by", "hidden", "seat", "move", "args", "ref
 def _shuffle_inline(rng: random.Random, x: list) -> None:
     """`rng.shuffle(x)` with the same calls on the RNG in the same order (so the same order
     results), without a Python call per element: `random.Random.shuffle` draws each swap
-    index through `_randbelow_with_getrandbits`, which is inlined here."""
+    index through `_randbelow_with_getrandbits`, which is inlined here: each index below
+    `i + 1` from `getrandbits((i + 1).bit_length())`, the bit length kept as `i` goes down
+    rather than asked of every `i + 1`."""
     getrandbits = rng.getrandbits
+    k = len(x).bit_length()  # of i + 1, the number of choices
+    edge = (1 << k >> 1) - 1  # i + 1 has k bits while i >= edge
     for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+        if i < edge:  # one bit fewer from here on
+            k -= 1
+            edge >>= 1
         r = getrandbits(k)
-        while r >= n:
+        while r > i:
             r = getrandbits(k)
         x[i], x[r] = x[r], x[i]
 

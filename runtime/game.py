@@ -74,32 +74,32 @@ class Move:
     Moves listed by `Game.legal_moves` also carry their bound values (`binding`, valid in
     the state `version` of `origin` they were listed in) and encode `args` only when read: a
     random playout never pays for encoding the moves it does not pick. A listed move holds
-    only its binding and the `_Group` of its listing (the move's code and where it was
-    listed, one per move declaration and listing), so listing many moves stays cheap."""
+    only its binding and the pair `(move code, _Listing)` of where it was listed (a tuple,
+    cheaper to make than an object), so listing many moves stays cheap."""
 
     __slots__ = ("_lm", "binding", "_args")
 
     def __init__(self, name: str, args: dict[str, Any] | None = None):
-        self._lm: str | _Group = name  # the name itself for a move built by a client
+        self._lm: Any = name  # the name itself for a move built by a client, else (move code, _Listing)
         self._args: dict[str, Any] = {} if args is None else args
         self.binding: tuple | None = None
 
     @property
     def name(self) -> str:
         lm = self._lm
-        return lm if lm.__class__ is str else lm.name  # type: ignore[union-attr, return-value]
+        return lm if lm.__class__ is str else lm[0].name
 
     @property
     def version(self) -> int:
         """The state version the move was listed in (-1 for a move built by a client)."""
         lm = self._lm
-        return -1 if lm.__class__ is str else lm.listing.version  # type: ignore[union-attr]
+        return -1 if lm.__class__ is str else lm[1].version
 
     @property
     def origin(self) -> State | None:
         """The state the move was listed in (None for a move built by a client)."""
         lm = self._lm
-        return None if lm.__class__ is str else lm.listing.st  # type: ignore[union-attr]
+        return None if lm.__class__ is str else lm[1].st
 
     @property
     def args(self) -> dict[str, Any]:
@@ -107,9 +107,9 @@ class Move:
         try:
             return self._args
         except AttributeError:
-            lm: _Group = self._lm  # type: ignore[assignment]
-            enc = lm.listing.encode
-            a = self._args = {n: enc(v) for n, v in zip(lm.mc.names, self.binding)}  # type: ignore[arg-type]
+            mc, listing = self._lm
+            enc = listing.encode
+            a = self._args = {n: enc(v) for n, v in zip(mc.names, self.binding)}  # type: ignore[arg-type]
             return a
 
     def __eq__(self, other: object) -> bool:
@@ -150,17 +150,27 @@ class _MoveList(list):
     _made: list[Move | None]
     _full: bool
 
-    @classmethod
-    def of(cls, listing: _Listing, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _MoveList:
-        out = cls()
-        out._listing, out._spans, out._bindings, out._made, out._full = listing, spans, bindings, [None] * len(bindings), False
+    @staticmethod
+    def of(listing: _Listing, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _MoveList:
+        # an empty list made without list.__init__, its fields stored one by one: half the
+        # cost of `cls()` and a tuple assignment, on every listing
+        out = _new_list(_MoveList)
+        out._listing = listing
+        out._spans = spans
+        out._bindings = bindings
+        out._made = [None] * len(bindings)
+        out._full = False
         return out
 
     def view(self) -> _MoveList:
         """A new list of the same moves (kept unchanged, never filled: `Game._legal`); moves
         already made are shared, as a list copy would share them."""
-        out = _MoveList()
-        out._listing, out._spans, out._bindings, out._made, out._full = self._listing, self._spans, self._bindings, self._made, False
+        out = _new_list(_MoveList)
+        out._listing = self._listing
+        out._spans = self._spans
+        out._bindings = self._bindings
+        out._made = self._made
+        out._full = False
         return out
 
     @property
@@ -174,7 +184,7 @@ class _MoveList(list):
                 if i < end:
                     break
             m = self._made[i] = _new_move(Move)
-            m._lm = _Group(mc, self._listing)
+            m._lm = (mc, self._listing)
             m.binding = self._bindings[i]
         return m
 
@@ -227,16 +237,8 @@ for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "_
     setattr(_MoveList, _name, _filled(_name))
 
 
-class _Group:
-    """Where a listed move comes from: the move's code, its name and the listing (`_Listing`)."""
-
-    __slots__ = ("mc", "name", "listing")
-
-    def __init__(self, mc: MoveCode, listing: _Listing):
-        self.mc, self.name, self.listing = mc, mc.name, listing
-
-
 _new_move = _new_game = object.__new__
+_new_list = list.__new__
 
 
 class _Listing:
@@ -730,9 +732,9 @@ class Game:
             raise IllegalMove("the game is over")
         if seat != st.actor:
             raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
-        group = move._lm
-        if group.__class__ is _Group and group.listing.st is st and group.listing.version == st.version:  # type: ignore[union-attr]
-            mc, binding = group.mc, move.binding  # type: ignore[union-attr]
+        where = move._lm
+        if where.__class__ is tuple and where[1].st is st and where[1].version == st.version:
+            mc, binding = where[0], move.binding
         else:
             mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
             if mc is None:
@@ -752,7 +754,8 @@ class Game:
                 listing.freeze()
         try:
             self._execute(mc, binding, seat)  # type: ignore[arg-type]
-            self._run_automata()
+            if self._plan.automata:
+                self._run_automata()
         except (BudgetExceeded, RecursionError, RuleError) as exc:
             failure = exc if isinstance(exc, RuleError) else self._budget_error(exc)
             self._rewind(start)
