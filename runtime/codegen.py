@@ -278,6 +278,7 @@ class Gen:
         self.two_seats = tuple(rs.seats) == (2, 2) and not rs.automata
         # subexpressions computed before the comprehension being generated: id(node) -> local
         self.prebound: dict[int, str] = {}
+        self.shared_counts: dict[str, int] = {}  # while a search is generated: see `_shared_call`
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
         self.local_shapes: dict[str, str] = {}  # also "int": a local always holding an int
         self.fn_shapes: dict[str, str | None] = {}  # see `_returns_shape`
@@ -473,11 +474,9 @@ class Gen:
         only where the condition would evaluate it)."""
         h = self.hoist
         assert h is not None
-        inner = text
-        while inner.startswith("(") and inner.endswith(")"):
-            if inner in h.exprs:
-                return inner  # already memoised as a whole
-            inner = inner[1:-1]
+        done = _memoised(h.exprs, text)
+        if done is not None:
+            return done
         if not _COSTLY.search(text):
             return text
         level = -1
@@ -496,6 +495,68 @@ class Gen:
         # a local of the search function (hoisted text is never inside a comprehension or a lambda)
         out = f"({memo} if {memo} is not UNSET else ({memo} := {text}))"
         h.exprs.add(out)
+        return out
+
+    def _shared_call(self, name: str, args: list[Any], env: dict[str, str]) -> tuple[str, int] | None:
+        """Common subexpressions of one search: a call of ruleset function `name` whose arguments
+        read no local but the search's binders (`need(f)` asked by `complete(f, s)` and again
+        by `threatened(f, s)`) has the same value wherever the search asks it for the same
+        binder values, since a search never changes the state. Returns the call's key (its
+        arguments' structure, binders by loop level, so the dry run's count of each key holds
+        for the real run) and the deepest loop level it reads, when the call is to be shared;
+        else None. A recursive function is never shared: each of its calls spends budget."""
+        h = self.hoist
+        if h is None or self.iterable_depth or name in self.recursive:
+            return None
+        level = -1
+
+        def key(x: Any) -> str:
+            nonlocal level
+            if isinstance(x, tuple):
+                return "(" + ",".join(key(y) for y in x) + ")"
+            if not isinstance(x, A.Node):
+                return repr(x)
+            if x.op == "it" or (x.op == "name" and x.args[0] in env):
+                text = env.get("$it" if x.op == "it" else x.args[0])
+                if text is None:
+                    raise KeyError(x.op)
+                for tok in _TOKEN.findall(text):
+                    if tok not in h.binders:  # a let's or a comprehension's local: not shared
+                        raise KeyError(tok)
+                    level = max(level, h.levels[tok])
+                    text = re.sub(rf"\b{tok}\b", f"#{h.levels[tok]}", text)
+                while _GROUPED.search(text):
+                    text = _GROUPED.sub(r"\1", text)
+                return text
+            return x.op + key(x.args)
+
+        try:
+            k = name + key(tuple(args))
+        except KeyError:
+            return None
+        if h.counts is not None:  # the dry run: count each call
+            h.counts[k] = h.counts.get(k, 0) + 1
+            return None
+        return (k, level) if self.shared_counts.get(k, 0) > 1 else None
+
+    def _share(self, shared: tuple[str, int], text: str) -> str:
+        """`text`, a call shared by key (`_shared_call`), as a memo cell of the search: reset
+        for each value of the deepest binder it reads, filled where the search first asks it."""
+        h = self.hoist
+        assert h is not None
+        done = _memoised(h.shared_exprs, text)  # a call of another shared call (`fog_at(f)` is `has_env(f, fog)`)
+        if done is not None:
+            return done
+        k, level = shared
+        memo = h.shared.get(k)
+        if memo is None:
+            memo = h.shared[k] = f"h{next(self.counter)}"
+            h.levels[memo] = level
+            h.inits.setdefault(level, []).append(memo)
+            h.memo[text] = memo
+        out = f"({memo} if {memo} is not UNSET else ({memo} := {text}))"
+        h.exprs.add(out)
+        h.shared_exprs.add(out)
         return out
 
     def ex_lit(self, n, env, v):
@@ -782,14 +843,17 @@ class Gen:
             for k, v in kw:
                 args[params.index(k)] = v
             texts = [self.ex(a, env) for a in args]
+            shared = self._shared_call(name, args, env)
             if self.inlinable(f, args):
                 # a small pure function with simple arguments: its body in place, no call
                 self.depth += 1
                 try:
-                    return "(" + self.ex(f.body, dict(zip(params, (f"({t})" for t in texts)))) + ")"
+                    text = "(" + self.ex(f.body, dict(zip(params, (f"({t})" for t in texts)))) + ")"
                 finally:
                     self.depth -= 1
-            return f"F_{name}(st" + "".join(", " + t for t in texts) + ")"
+            else:
+                text = f"F_{name}(st" + "".join(", " + t for t in texts) + ")"
+            return text if shared is None else self._share(shared, text)
         if name in self.ctors:
             raise CodegenError("constructors run only at game creation")
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
@@ -916,11 +980,18 @@ class Gen:
         value of those attributes (`_subtree`), so cards of one colour are searched once."""
         del first_only
         groups = self._necessary_first(binders, groups)
-        level = self._search_lines(binders, groups, None)  # a dry run finds the binder, if any
-        text = self._search_lines(binders, groups, -2 if level is None else level)
+        counts: dict[str, int] = {}
+        # a dry run finds the binder, if any, and counts the calls that could be shared
+        level = self._search_lines(binders, groups, None, counts)
+        self.shared_counts = counts
+        try:
+            text = self._search_lines(binders, groups, -2 if level is None else level)
+        finally:
+            self.shared_counts = {}
         return text.replace("def SEARCH(", f"def {fname}(", 1)
 
-    def _search_lines(self, binders: tuple[A.Binder, ...], groups: list[list[A.Node]], memo: int | None) -> Any:
+    def _search_lines(self, binders: tuple[A.Binder, ...], groups: list[list[A.Node]], memo: int | None,
+                      counts: dict[str, int] | None = None) -> Any:
         """With `memo` None: the outermost binder whose inner loops can be memoised (see
         `search_source`), or None. Else the source of `SEARCH`, memoising the loops inside
         binder `memo` (-2: none)."""
@@ -928,6 +999,7 @@ class Gen:
         env: dict[str, str] = {}
         indent = "    "
         hoist = _Hoist()
+        hoist.counts = counts
         marks = {-1: (len(lines), indent)}  # where each loop level's memo cells are reset
         memo_at = -1  # the line where the memoised loops start, and their indent
         memo_ind = ""
@@ -956,6 +1028,7 @@ class Gen:
             self._note_element(v, b.domain, env)
             env = {**env, b.name: v}
             hoist.levels[v] = k
+            hoist.binders.add(v)
             names.append(v)
             lines.append(f"{indent}for {v} in {dom}:")
             indent += "    "
@@ -1292,6 +1365,12 @@ class _Hoist:
         self.inits: dict[int, list[str]] = {}
         self.memo: dict[str, str] = {}
         self.exprs: set[str] = set()
+        self.binders: set[str] = set()  # the binders' Python names
+        # shared calls (`Gen._shared_call`): each key's memo cell, and in the dry run the count
+        # of each key (None in the real run)
+        self.shared: dict[str, str] = {}
+        self.shared_exprs: set[str] = set()
+        self.counts: dict[str, int] | None = None
 
 
 # operators whose operands are evaluated whenever they are (`and`/`or` guard their right side)
@@ -1311,9 +1390,20 @@ _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|al
 _CALL = re.compile(r"\w\s*\(")  # a call in generated text
 _LOCAL = re.compile(r"\(*v\d+_\w+\)*")  # a generated local, maybe in parentheses
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
+_GROUPED = re.compile(r"(?<![\w\])])\(([#\w.]+)\)")  # parentheses around one name, not a call's
 
 MAX_INLINE_NODES = 40
 MAX_INLINE_DEPTH = 3
+
+
+def _memoised(exprs: set[str], text: str) -> str | None:
+    """`text` without its outer parentheses when that is one of the memo cells' `exprs`."""
+    inner = text
+    while inner.startswith("(") and inner.endswith(")"):
+        if inner in exprs:
+            return inner
+        inner = inner[1:-1]
+    return None
 
 
 def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:

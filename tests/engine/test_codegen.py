@@ -8,10 +8,11 @@ legal moves and the same events on every bundled ruleset.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from dsl import bundled_rulesets, load_ruleset
+from dsl import bundled_rulesets, load_from_sources, load_ruleset
 from runtime import Game, event_to_dict
 from runtime import compile as rc
 
@@ -67,3 +68,69 @@ def test_functions_of_their_arguments_alone_are_memoised_by_argument_values():
     fresh = rc.program_for(rs).callables["strength"].py.__globals__["F_strength_"](g.st, list(key[1]), key[2])
     assert value == fresh
     assert g.clone().st.pure_memo is g.st.pure_memo  # shared by the games of a template
+
+
+SHARED = """
+game shared_demo
+enum colour { red, blue }
+component cube(colour: colour)
+components cubes = [cube(c) for c in colour for i in 1..3]
+zone bag: cube public = cubes
+entity tile(n: int) { zone on: cube public = [] }
+entities tiles = [tile(1), tile(2), tile(3)]
+
+fn reds(t: tile) -> int = count(t.on where .colour == red)
+fn room(t: tile) -> bool = reds(t) + size(t.on) < 4
+fn fits(t: tile, c: cube) -> bool = reds(t) < 2 or c.colour != red
+
+step play then end turn
+move put(t in tiles, c in bag) during play
+  require room(t) else "no room"
+  require fits(t, c) else "two reds already"
+  require reds(t) < 3 and all(reds(u) <= reds(t) + 2 for u in tiles) else "too many reds"
+{
+  move c to t.on
+}
+"""
+
+
+def test_calls_asked_again_in_one_search_are_computed_once_per_binder_value(monkeypatch):
+    """Within one legal-moves search the state does not change: `reds(t)`, asked by three
+    requires, is computed once per tile (a memo cell reset in the tile's loop), while
+    `reds(u)` of a comprehension's own variable is never shared; the moves found are those of
+    the closures."""
+    rs = load_from_sources((("shared.ludex", SHARED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    requires = [line for line in search.splitlines() if "if not ((" in line or "bool(" in line]
+    cells = {line.split()[0] for line in search.splitlines() if line.strip().endswith("= UNSET")}
+    assert any(all(f"{h} if {h} is not UNSET" in r for r in requires) for h in cells)  # reds(t) in all three
+
+    def filled(h: str, text: str) -> list[str]:  # what each `(h := ...)` of the search computes
+        out = []
+        for at in [m.end() for m in re.finditer(rf"\({h} := ", text)]:
+            depth, end = 1, at
+            while depth:
+                depth += {"(": 1, ")": -1}.get(text[end], 0)
+                end += 1
+            out.append(text[at:end - 1])
+        return out
+
+    u = re.search(r"for (v\d+_u) in", search).group(1)
+    assert not any(re.search(rf"\b{u}\b", t) for h in cells for t in filled(h, search))  # reds(u): per u, never shared
+
+    def moves_seen(seed: int) -> list:  # every legal-move list until none is left
+        g = Game.new(rs, 2, {}, seed=seed)
+        rng, out = random.Random(seed), []
+        while g.decision().seats and (moves := g.legal_moves(g.decision().seats[0])):
+            out.append([m.to_dict() for m in moves])
+            g.apply(g.decision().seats[0], moves[rng.randrange(len(moves))])
+        return out
+
+    generated = rc.program_for(rs)
+    seen = [moves_seen(s) for s in range(6)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert rc.program_for(rs) is not generated
+    assert [moves_seen(s) for s in range(6)] == seen
