@@ -1001,6 +1001,8 @@ class Gen:
         hoist = _Hoist()
         hoist.counts = counts
         marks = {-1: (len(lines), indent)}  # where each loop level's memo cells are reset
+        uses: list[tuple[int, int, set[str]]] = []  # each require's loop level, first line and names read
+        ends: dict[int, int] = {}  # the line after each loop level's requires
         memo_at = -1  # the line where the memoised loops start, and their indent
         memo_ind = ""
 
@@ -1045,6 +1047,7 @@ class Gen:
                     full += " " + " ".join(more)
                 fulls[k].append(full)
                 tokens = set(_TOKEN.findall(full))
+                uses.append((k, len(lines), tokens))
                 # inside memoised loops, the binders outside them are the same for one run
                 first = memo + 1 if inner else 0  # type: ignore[operator]
                 read = sorted(j for j, x in enumerate(names) if x in tokens and j >= first)
@@ -1068,6 +1071,7 @@ class Gen:
                     pass  # a require that always holds (`true`) tests nothing
                 else:
                     lines.append(f"{indent}if not ({text}): continue")
+            ends[k] = len(lines)
             if k == memo:
                 memo_at, memo_ind = len(lines), indent
                 indent += "    "
@@ -1093,7 +1097,12 @@ class Gen:
         lines.append("    return out")
         for lvl, cells in hoist.inits.items():
             at, ind = marks[lvl]
-            post.append((at, 0, [f"{ind}{m} = UNSET" for m in cells]))
+            for m in cells:
+                # reset just before the first of its loop's requires that reads it (or after
+                # them all): a value those before it refuse resets nothing
+                if lvl >= 0:
+                    at = next((i for j, i, tokens in uses if j == lvl and m in tokens), ends[lvl])
+                post.append((at, 0, [f"{ind}{m} = UNSET"]))
         at, ind = marks[-1]
         post.append((at, 0, [f"{ind}{c} = {{}}" for c in caches]))
         for at, _order, more in sorted(post, key=lambda x: (x[0], x[1]), reverse=True):  # from the end: earlier positions hold
