@@ -298,8 +298,8 @@ class Gen:
     def _arg_memoised(self) -> set[str]:
         """Ruleset functions whose value depends on their arguments alone (and on what is fixed
         for a game template: constants, component sets, seats, options), that loop or call other
-        functions, return a scalar and take scalars or lists of components: `strength(cards,
-        fog)` of a flag's side, asked again every turn while the side stays. Their calls are
+        functions, return a scalar and take scalars or lists of components: a score of the
+        components in one zone, asked again every turn while that zone stays. Their calls are
         memoised by argument values in `State.pure_memo`, shared by the games of a template."""
         rs = self.rs
         fixed = ({c.name for c in rs.consts} | {c.name for c in rs.component_sets} | set(self.enum_types)

@@ -1265,17 +1265,6 @@ def _plan_for(prog: Program) -> _Plan:
 _SHARED_ARGS: dict[tuple, dict] = {}
 
 
-def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:
-    """The `refs` and `hidden_from` of a move event whose argument `name` is the component at
-    slot `i` of `z`, a zone some seat cannot see (shared dicts, kept on `z.hidden_args`)."""
-    one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
-    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner, z.spectators)
-    one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
-    got = z.hidden_args[(name, i)] = (one_ref, one_blind)
-    return got
-_DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
-
-
 _shared = _SHARED_ARGS.get  # one `refs`/`hidden_from` dict per content, shared by the events that have it
 
 
@@ -1284,6 +1273,19 @@ def _shared_put(key: tuple, d: dict) -> dict:
     if len(_SHARED_ARGS) < 100_000:
         _SHARED_ARGS[key] = d
     return d
+
+
+def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:
+    """The `refs` and `hidden_from` of a move event whose argument `name` is the component at
+    slot `i` of `z`, a zone some seat cannot see (shared dicts, kept on `z.hidden_args`)."""
+    one_ref = _shared(("ref", name, z.key, i)) or _shared_put(("ref", name, z.key, i), {name: f"{z.key}@{i}"})
+    key = ("blind", name, z.key, st.nseats, z.visibility, z.owner, z.spectators)
+    one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
+    got = z.hidden_args[(name, i)] = (one_ref, one_blind)
+    return got
+
+
+_DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
 
 
 def _only_forced(spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> tuple[list[tuple[int, MoveCode]], list[tuple]]:

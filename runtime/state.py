@@ -207,7 +207,7 @@ class State:
     def place_initial(self, comp: Comp, z: ZoneRef) -> None:
         if self.loc[comp.id] is not None:
             raise ValueError(f"{comp.name} is placed in two zones at the start")
-        self.zones[z.idx].append(comp)  # in place, the one place that does: forget what was counted
+        self.zones[z.idx].append(comp)  # in place (as `Game.from_position` fills a fresh list): forget what was counted
         z.tally = z.by_name = None
         self.loc[comp.id] = z.idx
 
@@ -342,7 +342,7 @@ class State:
         The chance event's outcome is the kept component, preceded by the ones put back when
         a given outcome listed them (`ChanceSource.pick`).
 
-        `key` names the only attribute `retry` reads of a component (a cube's colour), when
+        `key` names the only attribute `retry` reads of a component (say, its colour), when
         there is one: the test then runs once per value of it, not once per component. The
         candidates are taken in name order (the order the chance source draws among them,
         component names being unique) from the zone's name-sorted contents, kept on its
