@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import keyword
 import re
+from collections.abc import Callable
 from typing import Any
 
 from dsl import ast as A
@@ -190,34 +191,12 @@ class Gen:
             others |= {f.name for f in c.fields}
         self.member_zones = {m: next(iter(k)) for m, k in members.items() if len(k) == 1 and m not in others}
         # entity members always holding a Python list: per-seat variables (one value per seat)
-        per_seat: dict[str, set[bool]] = {}
-        for e in rs.entity_types:
-            for f in e.fields:
-                per_seat.setdefault(f.name, set()).add(False)
-            for z in e.zones:
-                per_seat.setdefault(z.name, set()).add(False)
-            for v in e.vars:
-                per_seat.setdefault(v.name, set()).add(v.per_seat)
-        for c in rs.component_types:
-            for f in c.fields:
-                per_seat.setdefault(f.name, set()).add(False)
-        self.member_lists = {m for m, k in per_seat.items() if k == {True}}
+        self.member_lists = _every_declaration(rs, lambda f: False, lambda v: v.per_seat)
         # entity members indexed as Python sequences: per-seat variables, and variables holding a
         # list of anything but components (never a zone)
-        seqs: dict[str, set[bool]] = {}
-        for e in rs.entity_types:
-            for f in e.fields:
-                seqs.setdefault(f.name, set()).add(False)
-            for z in e.zones:
-                seqs.setdefault(z.name, set()).add(False)
-            for v in e.vars:
-                t = v.type
-                seqs.setdefault(v.name, set()).add(v.per_seat or (
-                    not v.per and t.name == "list" and not t.optional and bool(t.args) and not set(t.args[0].members) & self.ctors))
-        for c in rs.component_types:
-            for f in c.fields:
-                seqs.setdefault(f.name, set()).add(False)
-        self.member_seqs = {m for m, k in seqs.items() if k == {True}}
+        self.member_seqs = _every_declaration(rs, lambda f: False, lambda v: v.per_seat or (
+            not v.per and v.type.name == "list" and not v.type.optional and bool(v.type.args)
+            and not set(v.type.args[0].members) & self.ctors))
 
         def seq(t: A.TypeRef) -> bool:  # a Python list or dict, never a zone (it holds no components)
             if t.optional or t.name not in ("list", "map") or not t.args:
@@ -248,31 +227,15 @@ class Gen:
         # attributes whose values are always hashable (every declaration of the name is an int,
         # bool, str, seat or enum field), so they can key a memo
         scalar = {"int", "bool", "str", "seat"} | set(self.enum_types)
-        decls: dict[str, set[bool]] = {"name": {True}, "kind": {True}}
-        for c in rs.component_types:
-            for f in c.fields:
-                decls.setdefault(f.name, set()).add(f.type.name in scalar and not f.type.args)
-        for e in rs.entity_types:
-            for f in e.fields:
-                decls.setdefault(f.name, set()).add(f.type.name in scalar and not f.type.args)
-            for v in e.vars:  # a per-seat or per-enum variable holds a list or a dict
-                decls.setdefault(v.name, set()).add(v.type.name in scalar and not v.type.args and not v.per_seat and not v.per)
-            for z in e.zones:
-                decls.setdefault(z.name, set()).add(False)
-        self.scalar_attrs = {name for name, ok in decls.items() if ok == {True}}
+
+        def plain(t: A.TypeRef) -> bool:
+            return t.name in scalar and not t.args
+        # a per-seat or per-enum variable holds a list or a dict, never a scalar
+        self.scalar_attrs = _every_declaration(rs, lambda f: plain(f.type),
+                                               lambda v: plain(v.type) and not v.per_seat and not v.per, ("name", "kind"))
         # attributes and globals always holding an int (for `+` without the list case)
-        ints: dict[str, set[bool]] = {}
-        for t in rs.component_types:
-            for f in t.fields:
-                ints.setdefault(f.name, set()).add(_int_type(f.type))
-        for e in rs.entity_types:
-            for f in e.fields:
-                ints.setdefault(f.name, set()).add(_int_type(f.type))
-            for v in e.vars:
-                ints.setdefault(v.name, set()).add(_int_type(v.type) and not v.per_seat and not v.per)
-            for z in e.zones:
-                ints.setdefault(z.name, set()).add(False)
-        self.int_attrs = {name for name, ok in ints.items() if ok == {True}}
+        self.int_attrs = _every_declaration(rs, lambda f: _int_type(f.type),
+                                            lambda v: _int_type(v.type) and not v.per_seat and not v.per)
         self.int_globals = {v.name for v in rs.vars if _int_type(v.type) and not v.per_seat and not v.per}
         # `other(s)` is `1 - s` when a game always has exactly two seats
         self.two_seats = tuple(rs.seats) == (2, 2) and not rs.automata
@@ -1433,6 +1396,26 @@ def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
 def _nonneg(n: A.Node) -> bool:
     """Whether `n` is a count (never negative)."""
     return (n.op == "call" and n.args[0] in ("count", "size", "len", "remaining")) or (n.op == "gen_call" and n.args[0] == "count")
+
+
+def _every_declaration(rs: Any, field: Callable[[Any], bool], var: Callable[[Any], bool],
+                       built_in: tuple[str, ...] = ()) -> set[str]:
+    """The member names (component and entity fields, entity variables, entity zones) every
+    declaration of which passes its test: `field` for a field, `var` for a variable; a zone never
+    does. A name declared by several types counts only when all of them pass; `built_in` names
+    pass unless a declaration of the same name fails."""
+    ok: dict[str, set[bool]] = {name: {True} for name in built_in}
+    for c in rs.component_types:
+        for f in c.fields:
+            ok.setdefault(f.name, set()).add(field(f))
+    for e in rs.entity_types:
+        for f in e.fields:
+            ok.setdefault(f.name, set()).add(field(f))
+        for v in e.vars:
+            ok.setdefault(v.name, set()).add(var(v))
+        for z in e.zones:
+            ok.setdefault(z.name, set()).add(False)
+    return {name for name, k in ok.items() if k == {True}}
 
 
 def _int_type(t: A.TypeRef) -> bool:
