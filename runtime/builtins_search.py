@@ -188,7 +188,7 @@ def top_run(st: Any, values: Any, n: int, required: Any = None, wild: Any = None
         return None
     base, mask = 0, 0
     try:
-        for v in allv:  # the usual case: small values, bits from a table
+        for v in set(allv) if len(allv) > 10 else allv:  # the usual case: small values, bits from a table (a long pool: each distinct value once)
             mask |= _BITS[v]
         for v in req:
             mask |= _BITS[v]
@@ -219,7 +219,7 @@ def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[in
     base = 0
     try:  # the usual case: small values, bits from a table
         vmask = rmask = 0
-        for v in values:
+        for v in set(values) if len(values) > 10 else values:  # a long pool: each distinct value once
             vmask |= _BITS[v]
         for v in req:
             rmask |= _BITS[v]
