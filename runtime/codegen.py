@@ -156,7 +156,7 @@ PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template befor
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -242,6 +242,9 @@ class Gen:
         # subexpressions computed before the comprehension being generated: id(node) -> local
         self.prebound: dict[int, str] = {}
         self.shared_counts: dict[str, int] = {}  # while a search is generated: see `_shared_call`
+        # Python locals holding a zone's counts of an attribute's values ({value: n}, values
+        # with none left out) for a `let` of a tally read only at values of its keys (`_counts_let`)
+        self.count_locals: set[str] = set()
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
         self.local_shapes: dict[str, str] = {}  # also "int": a local always holding an int
         self.fn_shapes: dict[str, str | None] = {}  # see `_returns_shape`
@@ -553,6 +556,8 @@ class Gen:
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
+        if obj.op == "name" and env.get(obj.args[0]) in self.count_locals:
+            return f"{env[obj.args[0]]}.get({self.ex(idx, env)}, 0)"
         if ((obj.op == "attr" and obj.args[1] in self.member_seqs)
                 or (obj.op == "name" and obj.args[0] not in env and obj.args[0] in self.global_seqs)
                 or (obj.op == "index" and obj.args[0].op == "name" and obj.args[0].args[0] not in env
@@ -651,11 +656,42 @@ class Gen:
 
     def ex_let_expr(self, n, env, name, value, body):
         v = self.fresh(name)
-        self._note_shape(v, value, env)
+        text = self._let_value(v, name, value, body, env)
         if self.iterable_depth:
-            return f"(lambda {v}: {self.ex(body, {**env, name: v})})({self.ex(value, env)})"
+            return f"(lambda {v}: {self.ex(body, {**env, name: v})})({text})"
         # an assignment expression: no function object made and called per evaluation
-        return f"(({v} := {self.ex(value, env)}), {self.ex(body, {**env, name: v})})[1]"
+        return f"(({v} := {text}), {self.ex(body, {**env, name: v})})[1]"
+
+    def _let_value(self, py: str, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> str:
+        """The text of the value of `let name = value` bound to local `py` before `body`;
+        notes what `py` holds (`_note_shape`, `count_locals`)."""
+        counts = self._counts_let(name, value, body, env)
+        if counts is not None:
+            self.count_locals.add(py)
+            return counts
+        self._note_shape(py, value, env)
+        return self.ex(value, env)
+
+    def _counts_let(self, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> str | None:
+        """For `let name = tally(zones, "attr", E)` with `E` an enumeration, whose `body` reads
+        `name` only as `name[c]` with `c` ranging over `E`: the text of the zones' counts
+        alone (`_counts`: no map of every key made), which `ex_index` reads with 0 for a value
+        none has, as the tally would hold; else None."""
+        if value.op != "call" or value.args[0] != "tally" or value.args[0] in self.fns or value.args[2]:
+            return None
+        pos = value.args[1]
+        if len(pos) != 3 or pos[1].op != "lit" or pos[1].args[0] not in self.scalar_attrs:
+            return None
+        keys = pos[2]
+        if keys.op != "name" or keys.args[0] in env or keys.args[0] not in self.enum_types:
+            return None
+        if not _indexed_by(body, name, keys.args[0], set(self.enum_types) - set(env)):
+            return None
+        attr = repr(pos[1].args[0])
+        if self.shape(pos[0], env) == "zone":
+            return f"COUNTS(st, {self.ex(pos[0], env)}, {attr})"
+        zones = self._zones_of(pos[0], env)
+        return None if zones is None else f"TALLY_ZONES(st, {zones}, {attr}, None)"
 
     def _hashable(self, n: A.Node) -> bool:
         """Whether `n` always evaluates to a hashable scalar: a literal, or an attribute always
@@ -877,14 +913,15 @@ class Gen:
             if (a.op == "attr" and a.args[0].op == "it" and a.args[1] in self.scalar_attrs
                     and not any(m.op == "it" for m in A.walk(b))):
                 z, attr, value = self.ex(src, env), repr(a.args[1]), self.ex(b, env)
-                call = f"COUNT_OF(st, {z}, {attr}, {value})"
-                if self.iterable_depth or _CALL.search(z):
-                    return call
-                # the zone's tally read in place when it is up to date (see `_count_of`); a
-                # zone written without calls is cheap to read twice
-                t = self.fresh("tally")
-                return (f"({t}[1][{attr}].get({value}, 0) if (({t} := {z}.tally) is not None and {t}[0] is Z[{z}.idx] "
-                        f"and {attr} in {t}[1]) else {call})")
+                if self.iterable_depth:  # no `:=` there
+                    return f"COUNT_OF(st, {z}, {attr}, {value})"
+                # the zone's tally read in place when it is up to date (see `_count_of`), the
+                # zone computed once
+                t, by = self.fresh("tally"), self.fresh("by")
+                zone = z if _LOCAL.fullmatch(z) else self.fresh("zone")
+                bind = z if zone == z else f"({zone} := {z})"
+                return (f"({by}.get({value}, 0) if (({t} := {bind}.tally) is not None and {t}[0] is Z[{zone}.idx] "
+                        f"and ({by} := {t}[1].get({attr})) is not None) else COUNT_OF(st, {zone}, {attr}, {value}))")
         return None
 
     # ---- functions and searches ----
@@ -922,8 +959,7 @@ class Gen:
         if n.op == "let_expr":
             name, value, body = n.args
             v = self.fresh(name)
-            self._note_shape(v, value, env)
-            return [f"{ind}{v} = {self.ex(value, env)}"] + self.returns(body, {**env, name: v}, ind)
+            return [f"{ind}{v} = {self._let_value(v, name, value, body, env)}"] + self.returns(body, {**env, name: v}, ind)
         if n.op == "if_expr":
             parts = n.args
             out = []
@@ -1391,6 +1427,50 @@ def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
     if len(keys) == 1:
         return keys[0]
     return "(" + "".join(f"{k}, " for k in keys) + ")"
+
+
+def _indexed_by(body: A.Node, name: str, enum: str, enums: set[str]) -> bool:
+    """Whether `body` reads local `name` only as `name[c]` with `c` a comprehension variable
+    ranging over enumeration `enum` (`enums`: the enumeration names not hidden by a local),
+    and binds no other `name`."""
+    ok = True
+
+    def visit(x: Any, over: dict[str, str | None]) -> None:
+        nonlocal ok
+        if isinstance(x, tuple):
+            for y in x:
+                visit(y, over)
+            return
+        if not isinstance(x, A.Node) or not ok:
+            return
+        op, args = x.op, x.args
+        if op == "name" and args[0] == name:
+            ok = False
+        elif op == "index" and args[0].op == "name" and args[0].args[0] == name:
+            idx = args[1]
+            ok = idx.op == "name" and over.get(idx.args[0]) == enum
+        elif op == "let_expr":
+            visit(args[1], over)
+            if args[0] == name:
+                ok = False
+            visit(args[2], {**over, args[0]: None})
+        elif op in ("list_comp", "map_comp", "gen_call"):
+            fors = args[2] if op == "gen_call" else args[1]
+            inner = dict(over)
+            for f in fors:
+                var, iterable, cond = f.args
+                visit(iterable, inner)
+                if var == name:
+                    ok = False
+                hidden = iterable.op != "name" or iterable.args[0] not in enums or iterable.args[0] in inner
+                inner[var] = None if hidden else iterable.args[0]
+                visit(cond, inner)
+            visit(args[1] if op == "gen_call" else args[0], inner)
+        else:
+            visit(args, over)
+
+    visit(body, {})
+    return ok
 
 
 def _nonneg(n: A.Node) -> bool:
