@@ -107,18 +107,25 @@ def _tally_of(st: Any, z: ZoneRef, attr: str, keys: Any) -> dict[Any, int]:
 
 
 def _tally_zones(st: Any, zones: list[ZoneRef], attr: str, keys: Any) -> dict[Any, int]:
-    """`tally([x for ... for x in ZONE], attr, keys)` from the tallies of the zones, in order:
-    the same counts, and the values in the order the built-in's one pass first sees them."""
+    """`tally([x for ... for x in ZONE], attr, keys)` from the zones in order, a small one
+    counted in place and a larger one from its tally: the same counts, and the values in the
+    order the built-in's one pass first sees them."""
     out = dict.fromkeys(st.items(keys), 0) if keys is not None else {}
     lists = st.zones
     for z in zones:
-        t = z.tally  # `_counts`' up-to-date case in place
-        by = t[1].get(attr) if t is not None and t[0] is lists[z.idx] else None
-        if by is None:
-            by = _counts(st, z, attr)
-        for k, n in by.items():
-            out[k] = out.get(k, 0) + n
+        lst = lists[z.idx]
+        if len(lst) <= _COUNTED_IN_PLACE:
+            for c in lst:
+                k = c.d[attr]
+                out[k] = out.get(k, 0) + 1
+        else:
+            for k, n in _counts(st, z, attr).items():
+                out[k] = out.get(k, 0) + n
     return out
+
+
+# a zone of at most this many components is counted one by one, faster than through its tally
+_COUNTED_IN_PLACE = 8
 
 
 def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, breaks: tuple = (), ties: str = "win",
