@@ -249,6 +249,12 @@ class Gen:
         # subexpressions computed before the comprehension being generated: id(node) -> local
         self.prebound: dict[int, str] = {}
         self.shared_counts: dict[str, int] = {}  # while a search is generated: see `_shared_call`
+        # while a search is generated: the Python names of its binders and of its comprehension
+        # variables with hashable values (None: no search), the latter, and the memo of each
+        # ruleset function called with some of those (see `_search_memo`)
+        self.search_keys: set[str] | None = None
+        self.search_vars: set[str] = set()
+        self.search_memos: dict[str, str] = {}
         # Python locals holding a zone's counts of an attribute's values ({value: n}, values
         # with none left out) for a `let` of a tally read only at values of its keys (`_counts_let`)
         self.count_locals: set[str] = set()
@@ -512,6 +518,25 @@ class Gen:
             return None
         return (k, level) if self.shared_counts.get(k, 0) > 1 else None
 
+    def _search_memo(self, name: str, args: list[str], text: str, env: dict[str, str]) -> str:
+        """`text`, a call of ruleset function `name` with arguments `args` in a search, through
+        a memo of the search by argument values when some argument is a comprehension
+        variable, every one a binder, such a variable, the actor or a literal, and a binder or
+        variable in scope (`env`) is none of them, so that the call is asked again with the
+        same arguments: a search never changes the state, so `awarded(d)` asked for every
+        colour `d` in each binding of an outer binder is computed once per colour. Else `text`."""
+        keys = [a.strip("()") for a in args]
+        if (self.search_keys is None or name in self.recursive or not _COSTLY.search(text)
+                or not any(k in self.search_vars for k in keys)
+                or not all(k in self.search_keys or k in ("st.actor", "st.current") or _LITERAL.fullmatch(k) for k in keys)):
+            return text
+        if not {tok for v in env.values() for tok in _TOKEN.findall(v)} & self.search_keys - set(keys):
+            return text  # asked once per value of the loops around it
+        memo = self.search_memos.setdefault(name, f"m{next(self.counter)}")
+        keys = [k for k in keys if k not in ("st.actor", "st.current")]  # the same in the whole search
+        key = keys[0] if len(keys) == 1 else "(" + "".join(k + ", " for k in keys) + ")"
+        return f"({memo}[{key}] if {key} in {memo} else {memo}.setdefault({key}, {text}))"
+
     def _share(self, shared: tuple[str, int], text: str) -> str:
         """`text`, a call shared by key (`_shared_call`), as a memo cell of the search: reset
         for each value of the deepest binder it reads, filled where the search first asks it."""
@@ -762,6 +787,9 @@ class Gen:
                     del self.prebound[id(node)]
             v = self.fresh(name)
             self._note_element(v, iterable, inner)
+            if self.search_keys is not None and self._keyable(iterable, inner):
+                self.search_keys.add(v)
+                self.search_vars.add(v)
             inner[name] = v
             parts.append(f"for {v} in {it}")
             if cond is not None:
@@ -859,7 +887,9 @@ class Gen:
                     self.depth -= 1
             else:
                 text = f"F_{name}(st" + "".join(", " + t for t in texts) + ")"
-            return text if shared is None else self._share(shared, text)
+            if shared is not None:
+                return self._share(shared, text)
+            return self._search_memo(name, texts, text, env)
         if name in self.ctors:
             raise CodegenError("constructors run only at game creation")
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
@@ -1001,6 +1031,16 @@ class Gen:
         """With `memo` None: the outermost binder whose inner loops can be memoised (see
         `search_source`), or None. Else the source of `SEARCH`, memoising the loops inside
         binder `memo` (-2: none)."""
+        self.search_keys, self.search_vars, self.search_memos = set(), set(), {}
+        try:
+            return self._search_text(binders, groups, memo, counts)
+        finally:
+            self.search_keys = None
+
+    def _search_text(self, binders: tuple[A.Binder, ...], groups: list[list[A.Node]], memo: int | None,
+                     counts: dict[str, int] | None) -> Any:
+        """`_search_lines` while the search's keys are noted (`_search_memo`)."""
+        assert self.search_keys is not None
         lines = ["def SEARCH(st, first_only=False):", "    G = st.g", "    Z = st.zones", "    out = []"]
         env: dict[str, str] = {}
         indent = "    "
@@ -1037,6 +1077,7 @@ class Gen:
             env = {**env, b.name: v}
             hoist.levels[v] = k
             hoist.binders.add(v)
+            self.search_keys.add(v)
             names.append(v)
             lines.append(f"{indent}for {v} in {dom}:")
             indent += "    "
@@ -1110,7 +1151,7 @@ class Gen:
                     at = next((i for j, i, tokens in uses if j == lvl and m in tokens), ends[lvl])
                 post.append((at, 0, [f"{ind}{m} = UNSET"]))
         at, ind = marks[-1]
-        post.append((at, 0, [f"{ind}{c} = {{}}" for c in caches]))
+        post.append((at, 0, [f"{ind}{c} = {{}}" for c in caches + list(self.search_memos.values())]))
         for at, _order, more in sorted(post, key=lambda x: (x[0], x[1]), reverse=True):  # from the end: earlier positions hold
             lines[at:at] = more
         text = "\n".join(lines[4:])
@@ -1403,6 +1444,7 @@ _PURE_OPS = frozenset(("lit", "name", "it", "attr", "index", "binop", "and_", "o
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
 _CALL = re.compile(r"\w\s*\(")  # a call in generated text
+_LITERAL = re.compile(r"-?\d+|'\w*'")  # an int or a name's string in generated text
 _LOCAL = re.compile(r"\(*v\d+_\w+\)*")  # a generated local, maybe in parentheses
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 _GROUPED = re.compile(r"(?<![\w\])])\(([#\w.]+)\)")  # parentheses around one name, not a call's

@@ -138,12 +138,15 @@ def _moves_seen(rs, seed: int) -> list:
     return out
 
 
-COUNTED = """
-game counted_demo
+# three colours of cubes in a bag, for the small rulesets below
+CUBES = """
 enum colour { red, blue, green }
 component cube(colour: colour)
 components cubes = [cube(c) for c in colour for i in 1..3]
 zone bag: cube public = cubes
+"""
+
+COUNTED = "game counted_demo\n" + CUBES + """
 zone a: cube public = []
 zone b: per seat cube public = []
 
@@ -172,6 +175,34 @@ def test_a_tally_read_only_at_its_keys_is_the_zones_counts(monkeypatch):
     assert "TALLY_ZONES(st" in fns["both"] and "None)" not in fns["both"]  # n[c] with c a parameter
     assert "TALLY_OF(st" in fns["whole"]
 
+    seen = [_moves_seen(rs, s) for s in range(4)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s) for s in range(4)] == seen
+
+
+ASKED = "game asked_demo\n" + CUBES + """
+zone kept: cube public = []
+
+fn held(c: colour) -> int = count(kept where .colour == c) + size(kept) - size(kept)
+
+step play then end turn
+move take(k in bag, e in [d for d in colour if d != k.colour and held(d) < 2]) during play {
+  move k to kept
+}
+"""
+
+
+def test_a_call_asked_again_with_the_same_arguments_in_a_search_is_computed_once(monkeypatch):
+    """`held(d)` for every colour `d`, asked again for each cube `k`, is kept in a memo of the
+    search by colour (a search never changes the state); the legal moves are the closures'."""
+    rs = load_from_sources((("asked.ludex", ASKED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    memo = re.search(r"(m\d+) = \{\}", search).group(1)
+    d = re.search(r"for (v\d+_d) in", search).group(1)
+    assert f"{memo}[{d}] if {d} in {memo} else {memo}.setdefault({d}, " in search
     seen = [_moves_seen(rs, s) for s in range(4)]
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
