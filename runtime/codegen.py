@@ -65,25 +65,17 @@ _ABSENT = object()
 
 
 def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
-    """How many components of zone `z` have `attr` equal to `value`, from a tally of the zone's
-    values kept on its `ZoneRef` while the zone's list stays the same object: the effects
-    never change a zone's list in place once rules can read it (`State.move_items` copies),
-    and placing a component at table building forgets the zone's tally (`place_initial`)."""
-    t = z.tally
-    if t is not None and t[0] is st.zones[z.idx]:
-        by = t[1].get(attr)
-        if by is not None:
-            return by.get(value, 0)
-    return _count_new(st, z, attr, value)
-
-
-def _count_new(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
+    """How many components of zone `z` have `attr` equal to `value`, from the zone's tally
+    (`_counts`; generated code reads an up-to-date one in place and calls this otherwise)."""
     return _counts(st, z, attr).get(value, 0)
 
 
 def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     """{value: count} of `attr` over zone `z`'s components, in first-seen order, from the
-    zone's tally (made and kept on `z.tally` when it is not up to date); not to be changed."""
+    zone's tally (made and kept on `z.tally` when it is not up to date); not to be changed.
+    The tally holds while the zone's list stays the same object: the effects never change a
+    zone's list in place once rules can read it (`State.move_items` copies), and placing a
+    component at table building forgets the zone's tally (`place_initial`)."""
     lst = st.zones[z.idx]
     t = z.tally
     if t is None or t[0] is not lst:
@@ -952,7 +944,7 @@ class Gen:
                 z, attr, value = self.ex(src, env), repr(a.args[1]), self.ex(b, env)
                 if self.iterable_depth:  # no `:=` there
                     return f"COUNT_OF(st, {z}, {attr}, {value})"
-                # the zone's tally read in place when it is up to date (see `_count_of`), the
+                # the zone's tally read in place when it is up to date (see `_counts`), the
                 # zone computed once
                 t, by = self.fresh("tally"), self.fresh("by")
                 zone = z if _LOCAL.fullmatch(z) else self.fresh("zone")
