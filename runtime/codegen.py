@@ -65,25 +65,17 @@ _ABSENT = object()
 
 
 def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
-    """How many components of zone `z` have `attr` equal to `value`, from a tally of the zone's
-    values kept on its `ZoneRef` while the zone's list stays the same object: the effects
-    never change a zone's list in place once rules can read it (`State.move_items` copies),
-    and placing a component at table building forgets the zone's tally (`place_initial`)."""
-    t = z.tally
-    if t is not None and t[0] is st.zones[z.idx]:
-        by = t[1].get(attr)
-        if by is not None:
-            return by.get(value, 0)
-    return _count_new(st, z, attr, value)
-
-
-def _count_new(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
+    """How many components of zone `z` have `attr` equal to `value`, from the zone's tally
+    (`_counts`; generated code reads an up-to-date one in place and calls this otherwise)."""
     return _counts(st, z, attr).get(value, 0)
 
 
 def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     """{value: count} of `attr` over zone `z`'s components, in first-seen order, from the
-    zone's tally (made and kept on `z.tally` when it is not up to date); not to be changed."""
+    zone's tally (made and kept on `z.tally` when it is not up to date); not to be changed.
+    The tally holds while the zone's list stays the same object: the effects never change a
+    zone's list in place once rules can read it (`State.move_items` copies), and placing a
+    component at table building forgets the zone's tally (`place_initial`)."""
     lst = st.zones[z.idx]
     t = z.tally
     if t is None or t[0] is not lst:
@@ -107,18 +99,25 @@ def _tally_of(st: Any, z: ZoneRef, attr: str, keys: Any) -> dict[Any, int]:
 
 
 def _tally_zones(st: Any, zones: list[ZoneRef], attr: str, keys: Any) -> dict[Any, int]:
-    """`tally([x for ... for x in ZONE], attr, keys)` from the tallies of the zones, in order:
-    the same counts, and the values in the order the built-in's one pass first sees them."""
+    """`tally([x for ... for x in ZONE], attr, keys)` from the zones in order, a small one
+    counted in place and a larger one from its tally: the same counts, and the values in the
+    order the built-in's one pass first sees them."""
     out = dict.fromkeys(st.items(keys), 0) if keys is not None else {}
     lists = st.zones
     for z in zones:
-        t = z.tally  # `_counts`' up-to-date case in place
-        by = t[1].get(attr) if t is not None and t[0] is lists[z.idx] else None
-        if by is None:
-            by = _counts(st, z, attr)
-        for k, n in by.items():
-            out[k] = out.get(k, 0) + n
+        lst = lists[z.idx]
+        if len(lst) <= _COUNTED_IN_PLACE:
+            for c in lst:
+                k = c.d[attr]
+                out[k] = out.get(k, 0) + 1
+        else:
+            for k, n in _counts(st, z, attr).items():
+                out[k] = out.get(k, 0) + n
     return out
+
+
+# a zone of at most this many components is counted one by one, faster than through its tally
+_COUNTED_IN_PLACE = 8
 
 
 def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, breaks: tuple = (), ties: str = "win",
@@ -156,7 +155,7 @@ PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template befor
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef}
 
 
 class Gen:
@@ -242,6 +241,15 @@ class Gen:
         # subexpressions computed before the comprehension being generated: id(node) -> local
         self.prebound: dict[int, str] = {}
         self.shared_counts: dict[str, int] = {}  # while a search is generated: see `_shared_call`
+        # while a search is generated: the Python names of its binders and of its comprehension
+        # variables with hashable values (None: no search), the latter, and the memo of each
+        # ruleset function called with some of those (see `_search_memo`)
+        self.search_keys: set[str] | None = None
+        self.search_vars: set[str] = set()
+        self.search_memos: dict[str, str] = {}
+        # Python locals holding a zone's counts of an attribute's values ({value: n}, values
+        # with none left out) for a `let` of a tally read only at values of its keys (`_counts_let`)
+        self.count_locals: set[str] = set()
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
         self.local_shapes: dict[str, str] = {}  # also "int": a local always holding an int
         self.fn_shapes: dict[str, str | None] = {}  # see `_returns_shape`
@@ -502,6 +510,25 @@ class Gen:
             return None
         return (k, level) if self.shared_counts.get(k, 0) > 1 else None
 
+    def _search_memo(self, name: str, args: list[str], text: str, env: dict[str, str]) -> str:
+        """`text`, a call of ruleset function `name` with arguments `args` in a search, through
+        a memo of the search by argument values when some argument is a comprehension
+        variable, every one a binder, such a variable, the actor or a literal, and a binder or
+        variable in scope (`env`) is none of them, so that the call is asked again with the
+        same arguments: a search never changes the state, so `awarded(d)` asked for every
+        colour `d` in each binding of an outer binder is computed once per colour. Else `text`."""
+        keys = [a.strip("()") for a in args]
+        if (self.search_keys is None or name in self.recursive or not _COSTLY.search(text)
+                or not any(k in self.search_vars for k in keys)
+                or not all(k in self.search_keys or k in ("st.actor", "st.current") or _LITERAL.fullmatch(k) for k in keys)):
+            return text
+        if not {tok for v in env.values() for tok in _TOKEN.findall(v)} & self.search_keys - set(keys):
+            return text  # asked once per value of the loops around it
+        memo = self.search_memos.setdefault(name, f"m{next(self.counter)}")
+        keys = [k for k in keys if k not in ("st.actor", "st.current")]  # the same in the whole search
+        key = keys[0] if len(keys) == 1 else "(" + "".join(k + ", " for k in keys) + ")"
+        return f"({memo}[{key}] if {key} in {memo} else {memo}.setdefault({key}, {text}))"
+
     def _share(self, shared: tuple[str, int], text: str) -> str:
         """`text`, a call shared by key (`_shared_call`), as a memo cell of the search: reset
         for each value of the deepest binder it reads, filled where the search first asks it."""
@@ -553,6 +580,8 @@ class Gen:
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
+        if obj.op == "name" and env.get(obj.args[0]) in self.count_locals:
+            return f"{env[obj.args[0]]}.get({self.ex(idx, env)}, 0)"
         if ((obj.op == "attr" and obj.args[1] in self.member_seqs)
                 or (obj.op == "name" and obj.args[0] not in env and obj.args[0] in self.global_seqs)
                 or (obj.op == "index" and obj.args[0].op == "name" and obj.args[0].args[0] not in env
@@ -651,11 +680,42 @@ class Gen:
 
     def ex_let_expr(self, n, env, name, value, body):
         v = self.fresh(name)
-        self._note_shape(v, value, env)
+        text = self._let_value(v, name, value, body, env)
         if self.iterable_depth:
-            return f"(lambda {v}: {self.ex(body, {**env, name: v})})({self.ex(value, env)})"
+            return f"(lambda {v}: {self.ex(body, {**env, name: v})})({text})"
         # an assignment expression: no function object made and called per evaluation
-        return f"(({v} := {self.ex(value, env)}), {self.ex(body, {**env, name: v})})[1]"
+        return f"(({v} := {text}), {self.ex(body, {**env, name: v})})[1]"
+
+    def _let_value(self, py: str, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> str:
+        """The text of the value of `let name = value` bound to local `py` before `body`;
+        notes what `py` holds (`_note_shape`, `count_locals`)."""
+        counts = self._counts_let(name, value, body, env)
+        if counts is not None:
+            self.count_locals.add(py)
+            return counts
+        self._note_shape(py, value, env)
+        return self.ex(value, env)
+
+    def _counts_let(self, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> str | None:
+        """For `let name = tally(zones, "attr", E)` with `E` an enumeration, whose `body` reads
+        `name` only as `name[c]` with `c` ranging over `E`: the text of the zones' counts
+        alone (`_counts`: no map of every key made), which `ex_index` reads with 0 for a value
+        none has, as the tally would hold; else None."""
+        if value.op != "call" or value.args[0] != "tally" or value.args[0] in self.fns or value.args[2]:
+            return None
+        pos = value.args[1]
+        if len(pos) != 3 or pos[1].op != "lit" or pos[1].args[0] not in self.scalar_attrs:
+            return None
+        keys = pos[2]
+        if keys.op != "name" or keys.args[0] in env or keys.args[0] not in self.enum_types:
+            return None
+        if not _indexed_by(body, name, keys.args[0], set(self.enum_types) - set(env)):
+            return None
+        attr = repr(pos[1].args[0])
+        if self.shape(pos[0], env) == "zone":
+            return f"COUNTS(st, {self.ex(pos[0], env)}, {attr})"
+        zones = self._zones_of(pos[0], env)
+        return None if zones is None else f"TALLY_ZONES(st, {zones}, {attr}, None)"
 
     def _hashable(self, n: A.Node) -> bool:
         """Whether `n` always evaluates to a hashable scalar: a literal, or an attribute always
@@ -719,6 +779,9 @@ class Gen:
                     del self.prebound[id(node)]
             v = self.fresh(name)
             self._note_element(v, iterable, inner)
+            if self.search_keys is not None and self._keyable(iterable, inner):
+                self.search_keys.add(v)
+                self.search_vars.add(v)
             inner[name] = v
             parts.append(f"for {v} in {it}")
             if cond is not None:
@@ -816,7 +879,9 @@ class Gen:
                     self.depth -= 1
             else:
                 text = f"F_{name}(st" + "".join(", " + t for t in texts) + ")"
-            return text if shared is None else self._share(shared, text)
+            if shared is not None:
+                return self._share(shared, text)
+            return self._search_memo(name, texts, text, env)
         if name in self.ctors:
             raise CodegenError("constructors run only at game creation")
         if name in ("count", "size", "len") and len(pos) == 1 and pos[0].op == "where":
@@ -877,14 +942,15 @@ class Gen:
             if (a.op == "attr" and a.args[0].op == "it" and a.args[1] in self.scalar_attrs
                     and not any(m.op == "it" for m in A.walk(b))):
                 z, attr, value = self.ex(src, env), repr(a.args[1]), self.ex(b, env)
-                call = f"COUNT_OF(st, {z}, {attr}, {value})"
-                if self.iterable_depth or _CALL.search(z):
-                    return call
-                # the zone's tally read in place when it is up to date (see `_count_of`); a
-                # zone written without calls is cheap to read twice
-                t = self.fresh("tally")
-                return (f"({t}[1][{attr}].get({value}, 0) if (({t} := {z}.tally) is not None and {t}[0] is Z[{z}.idx] "
-                        f"and {attr} in {t}[1]) else {call})")
+                if self.iterable_depth:  # no `:=` there
+                    return f"COUNT_OF(st, {z}, {attr}, {value})"
+                # the zone's tally read in place when it is up to date (see `_counts`), the
+                # zone computed once
+                t, by = self.fresh("tally"), self.fresh("by")
+                zone = z if _LOCAL.fullmatch(z) else self.fresh("zone")
+                bind = z if zone == z else f"({zone} := {z})"
+                return (f"({by}.get({value}, 0) if (({t} := {bind}.tally) is not None and {t}[0] is Z[{zone}.idx] "
+                        f"and ({by} := {t}[1].get({attr})) is not None) else COUNT_OF(st, {zone}, {attr}, {value}))")
         return None
 
     # ---- functions and searches ----
@@ -922,8 +988,7 @@ class Gen:
         if n.op == "let_expr":
             name, value, body = n.args
             v = self.fresh(name)
-            self._note_shape(v, value, env)
-            return [f"{ind}{v} = {self.ex(value, env)}"] + self.returns(body, {**env, name: v}, ind)
+            return [f"{ind}{v} = {self._let_value(v, name, value, body, env)}"] + self.returns(body, {**env, name: v}, ind)
         if n.op == "if_expr":
             parts = n.args
             out = []
@@ -958,6 +1023,16 @@ class Gen:
         """With `memo` None: the outermost binder whose inner loops can be memoised (see
         `search_source`), or None. Else the source of `SEARCH`, memoising the loops inside
         binder `memo` (-2: none)."""
+        self.search_keys, self.search_vars, self.search_memos = set(), set(), {}
+        try:
+            return self._search_text(binders, groups, memo, counts)
+        finally:
+            self.search_keys = None
+
+    def _search_text(self, binders: tuple[A.Binder, ...], groups: list[list[A.Node]], memo: int | None,
+                     counts: dict[str, int] | None) -> Any:
+        """`_search_lines` while the search's keys are noted (`_search_memo`)."""
+        assert self.search_keys is not None
         lines = ["def SEARCH(st, first_only=False):", "    G = st.g", "    Z = st.zones", "    out = []"]
         env: dict[str, str] = {}
         indent = "    "
@@ -994,6 +1069,7 @@ class Gen:
             env = {**env, b.name: v}
             hoist.levels[v] = k
             hoist.binders.add(v)
+            self.search_keys.add(v)
             names.append(v)
             lines.append(f"{indent}for {v} in {dom}:")
             indent += "    "
@@ -1067,7 +1143,7 @@ class Gen:
                     at = next((i for j, i, tokens in uses if j == lvl and m in tokens), ends[lvl])
                 post.append((at, 0, [f"{ind}{m} = UNSET"]))
         at, ind = marks[-1]
-        post.append((at, 0, [f"{ind}{c} = {{}}" for c in caches]))
+        post.append((at, 0, [f"{ind}{c} = {{}}" for c in caches + list(self.search_memos.values())]))
         for at, _order, more in sorted(post, key=lambda x: (x[0], x[1]), reverse=True):  # from the end: earlier positions hold
             lines[at:at] = more
         text = "\n".join(lines[4:])
@@ -1360,6 +1436,7 @@ _PURE_OPS = frozenset(("lit", "name", "it", "attr", "index", "binop", "and_", "o
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
 _COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
 _CALL = re.compile(r"\w\s*\(")  # a call in generated text
+_LITERAL = re.compile(r"-?\d+|'\w*'")  # an int or a name's string in generated text
 _LOCAL = re.compile(r"\(*v\d+_\w+\)*")  # a generated local, maybe in parentheses
 _TOKEN = re.compile(r"\b(?:v\d+_\w+|h\d+)\b")
 _GROUPED = re.compile(r"(?<![\w\])])\(([#\w.]+)\)")  # parentheses around one name, not a call's
@@ -1391,6 +1468,50 @@ def _attr_key(text: str, py: str, scalar: set[str]) -> str | None:
     if len(keys) == 1:
         return keys[0]
     return "(" + "".join(f"{k}, " for k in keys) + ")"
+
+
+def _indexed_by(body: A.Node, name: str, enum: str, enums: set[str]) -> bool:
+    """Whether `body` reads local `name` only as `name[c]` with `c` a comprehension variable
+    ranging over enumeration `enum` (`enums`: the enumeration names not hidden by a local),
+    and binds no other `name`."""
+    ok = True
+
+    def visit(x: Any, over: dict[str, str | None]) -> None:
+        nonlocal ok
+        if isinstance(x, tuple):
+            for y in x:
+                visit(y, over)
+            return
+        if not isinstance(x, A.Node) or not ok:
+            return
+        op, args = x.op, x.args
+        if op == "name" and args[0] == name:
+            ok = False
+        elif op == "index" and args[0].op == "name" and args[0].args[0] == name:
+            idx = args[1]
+            ok = idx.op == "name" and over.get(idx.args[0]) == enum
+        elif op == "let_expr":
+            visit(args[1], over)
+            if args[0] == name:
+                ok = False
+            visit(args[2], {**over, args[0]: None})
+        elif op in ("list_comp", "map_comp", "gen_call"):
+            fors = args[2] if op == "gen_call" else args[1]
+            inner = dict(over)
+            for f in fors:
+                var, iterable, cond = f.args
+                visit(iterable, inner)
+                if var == name:
+                    ok = False
+                hidden = iterable.op != "name" or iterable.args[0] not in enums or iterable.args[0] in inner
+                inner[var] = None if hidden else iterable.args[0]
+                visit(cond, inner)
+            visit(args[1] if op == "gen_call" else args[0], inner)
+        else:
+            visit(args, over)
+
+    visit(body, {})
+    return ok
 
 
 def _nonneg(n: A.Node) -> bool:

@@ -346,30 +346,62 @@ class Compiler:
         cond = self.ex(t.cond, sc)
         body_sc = sc.child()
         body = [self.stmt(s, body_sc) for s in t.body]
-        deps = self.reads([t.cond] + [b.domain for b in t.params])
+        deps = self.reads(t)
         return TriggerCode(t, binders, cond, body, sc.size, frozenset(deps))
 
-    def reads(self, nodes: list[A.Node]) -> set[str]:
-        """Names and member names an expression reads, following calls to ruleset functions."""
+    def reads(self, t: A.TriggerDecl) -> set[str]:
+        """Names and member names trigger `t`'s binder domains and condition read, following
+        calls to ruleset functions; a local (a binder, a parameter, a `let`, a comprehension
+        variable) is no name of the state, and is left out where it is bound."""
         fns = {f.name: f for f in self.rs.fns}
         out: set[str] = set()
         seen: set[str] = set()
-        todo = list(nodes)
-        while todo:
-            for n in A.walk(todo.pop()):
-                if n.op == "name":
-                    out.add(n.args[0])
-                elif n.op == "attr":
-                    out.add(n.args[1])
-                elif n.op in ("call", "gen_call"):
-                    out.add(n.args[0])
-                    f = fns.get(n.args[0])
-                    if f is not None and f.name not in seen:
-                        seen.add(f.name)
-                        todo.append(f.body)
-                elif n.op == "lit" and isinstance(n.args[0], str) and n.args[0] in fns and n.args[0] not in seen:
-                    seen.add(n.args[0])  # a function passed by name to a search built-in
-                    todo.append(fns[n.args[0]].body)
+
+        def visit(x: Any, bound: frozenset[str]) -> None:
+            if isinstance(x, tuple):
+                for y in x:
+                    visit(y, bound)
+                return
+            if not isinstance(x, A.Node):
+                return
+            op, args = x.op, x.args
+            if op == "name":
+                if args[0] not in bound:
+                    out.add(args[0])
+            elif op == "attr":
+                out.add(args[1])
+                visit(args[0], bound)
+            elif op == "let_expr":
+                visit(args[1], bound)
+                visit(args[2], bound | {args[0]})
+            elif op in ("list_comp", "map_comp", "gen_call"):
+                fors = args[2] if op == "gen_call" else args[1]
+                inner = bound
+                for f in fors:
+                    name, iterable, cond = f.args
+                    visit(iterable, inner)
+                    inner = inner | {name}
+                    visit(cond, inner)
+                visit(args[1] if op == "gen_call" else args[0], inner)
+            else:
+                if op in ("call", "gen_call"):
+                    out.add(args[0])
+                    follow(args[0])
+                elif op == "lit" and isinstance(args[0], str) and args[0] in fns:
+                    follow(args[0])  # a function passed by name to a search built-in
+                visit(args, bound)
+
+        def follow(name: str) -> None:
+            f = fns.get(name)
+            if f is not None and name not in seen:
+                seen.add(name)
+                visit(f.body, frozenset(p.name for p in f.params))
+
+        bound: frozenset[str] = frozenset()
+        for b in t.params:
+            visit(b.domain, bound)
+            bound = bound | {b.name}
+        visit(t.cond, bound)
         return out
 
     # ---- expressions ----

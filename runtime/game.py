@@ -137,75 +137,63 @@ class _MoveList(list):
     """The list `Game.legal_moves` returns. A random playout reads one move of dozens, so a
     `Move` is made only when read: by index (`moves[i]`, `random.choice`), or all of them at
     the first other use (iteration, comparison, slicing, any change). Until then the list's
-    own storage is empty and `_spans`/`_bindings` say what it holds; from then on it is an
+    own storage is empty and its `_Listing` says what it holds; from then on it is an
     ordinary list. Copies and pickles are plain lists.
 
-    `_spans` lists `(end, move code)` per move declaration that has bindings, in order: the
-    bindings before index `end` not claimed by an earlier span are that move's."""
+    `_made` holds the `Move` of each binding once read, shared by the lists of one listing
+    (as copies of a list share its items). It is kept apart from the listing, which each
+    move points at: a listing holding its moves would be a reference cycle per ply, left
+    for the garbage collector."""
 
-    __slots__ = ("_listing", "_spans", "_bindings", "_made", "_full")
+    __slots__ = ("_listing", "_made", "_full")
     _listing: _Listing
-    _spans: list[tuple[int, MoveCode]]
-    _bindings: list[tuple]
     _made: list[Move | None]
     _full: bool
 
     @staticmethod
-    def of(listing: _Listing, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _MoveList:
+    def of(listing: _Listing, made: list[Move | None]) -> _MoveList:
         # an empty list made without list.__init__, its fields stored one by one: half the
         # cost of `cls()` and a tuple assignment, on every listing
         out = _new_list(_MoveList)
         out._listing = listing
-        out._spans = spans
-        out._bindings = bindings
-        out._made = [None] * len(bindings)
-        out._full = False
-        return out
-
-    def view(self) -> _MoveList:
-        """A new list of the same moves (kept unchanged, never filled: `Game._legal`); moves
-        already made are shared, as a list copy would share them."""
-        out = _new_list(_MoveList)
-        out._listing = self._listing
-        out._spans = self._spans
-        out._bindings = self._bindings
-        out._made = self._made
+        out._made = made
         out._full = False
         return out
 
     @property
     def count_now(self) -> int:
-        return len(self._bindings)
-
-    def _item(self, i: int) -> Move:
-        m = self._made[i]
-        if m is None:
-            for end, mc in self._spans:
-                if i < end:
-                    break
-            m = self._made[i] = _new_move(Move)
-            m._lm = (mc, self._listing)
-            m.binding = self._bindings[i]
-        return m
+        return len(self._listing.bindings)
 
     def _fill(self) -> None:
         if not self._full:
             self._full = True
-            list.extend(self, [self._item(i) for i in range(len(self._bindings))])
+            list.extend(self, [self._item(i) for i in range(len(self._made))])
 
     def __len__(self) -> int:
-        return list.__len__(self) if self._full else len(self._bindings)
+        return list.__len__(self) if self._full else len(self._listing.bindings)
 
     def __getitem__(self, i: Any) -> Any:
         if self._full or i.__class__ is not int:
             self._fill()
             return list.__getitem__(self, i)
-        n = len(self._bindings)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("list index out of range")
-        return self._item(i)
+        m = self._made[i]  # out of range: list's own IndexError
+        return m if m is not None else self._item(i)
+
+    def _item(self, i: int) -> Move:
+        """The `Move` of binding `i` (made on the first read)."""
+        made = self._made
+        m = made[i]
+        if m is None:
+            if i < 0:
+                i += len(made)
+            listing = self._listing
+            for end, mc in listing.spans:
+                if i < end:
+                    break
+            m = made[i] = _new_move(Move)
+            m._lm = (mc, listing)
+            m.binding = listing.bindings[i]
+        return m
 
     def __radd__(self, other: Any) -> Any:
         return other + list(self) if isinstance(other, list) else NotImplemented
@@ -237,21 +225,40 @@ for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "_
     setattr(_MoveList, _name, _filled(_name))
 
 
-_new_move = _new_game = object.__new__
+_new_move = _new_game = _new_listing = object.__new__
 _new_list = list.__new__
 
 
 class _Listing:
-    """The state one `legal_moves` list was found in, for encoding its moves' arguments on
-    demand. A component's encoding depends on where it lies (a slot reference when the mover
-    cannot see it), so before the game changes `freeze` keeps the zone lists of that moment
-    (zone lists are never changed in place, so keeping them is enough)."""
+    """The legal moves of the seat to act, found once per state version (`Game._legal`) and
+    shared by every `_MoveList` of that state: `bindings` in order, and `spans` listing `(end,
+    move code)` per move declaration that has bindings (the bindings before index `end` not
+    claimed by an earlier span are that move's).
 
-    __slots__ = ("st", "seat", "version", "zones")
+    A listed move's arguments are encoded on demand. A component's encoding depends on where
+    it lies (a slot reference when the mover cannot see it), so before the game changes
+    `freeze` keeps the zone lists of that moment (zone lists are never changed in place, so
+    keeping them is enough)."""
 
-    def __init__(self, st: State, seat: int):
-        self.st, self.seat, self.version = st, seat, st.version
-        self.zones: list[list[Comp]] | None = None
+    __slots__ = ("st", "seat", "version", "zones", "spans", "bindings")
+    st: State
+    seat: int
+    version: int
+    zones: list[list[Comp]] | None
+    spans: list[tuple[int, MoveCode]]
+    bindings: list[tuple]
+
+    @staticmethod
+    def of(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _Listing:
+        # made without a call of __init__: one listing per ply
+        out = _new_listing(_Listing)
+        out.st = st
+        out.seat = seat
+        out.version = st.version
+        out.zones = None
+        out.spans = spans
+        out.bindings = bindings
+        return out
 
     def freeze(self) -> None:
         self.zones = self.st.zones[:]
@@ -280,8 +287,10 @@ class Game:
     def __init__(self, prog: Program, st: State):
         self.prog = prog
         self.st = st
-        self._legal_cache: tuple | None = None
-        self._listing: _Listing | None = None  # of the last legal_moves list, frozen before a change
+        # the legal moves found last (`_legal`; current while its state and version are the
+        # game's), frozen and dropped before a change
+        self._listing: _Listing | None = None
+        self._made: list[Move | None] = []  # the moves read of it, shared by its lists (`_MoveList`)
         self._plan = _plan_for(prog)
         self._humans = st.nseats - len(prog.rs.automata)  # the human seats come first
         st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
@@ -567,7 +576,7 @@ class Game:
         new = _new_game(Game)
         d = new.__dict__ = self.__dict__.copy()
         d["st"] = self.st.clone()
-        d["_legal_cache"] = d["_listing"] = None
+        d["_listing"] = None
         return new
 
     # ---- queries ----
@@ -607,7 +616,7 @@ class Game:
         if st.terminal:
             return Decision(st.step, (), True)
         actor = st.actor
-        if actor >= self._humans or not self._legal(actor)._bindings:
+        if actor >= self._humans or not self._legal(actor).bindings:
             return Decision(st.step, (), False, True)
         key = (st.step, actor)
         got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
@@ -623,26 +632,25 @@ class Game:
         st = self.st
         if st.terminal or seat != st.actor:
             return []
-        return self._legal(seat).view()
+        return _MoveList.of(self._legal(seat), self._made)
 
-    def _legal(self, seat: int) -> _MoveList:
+    def _legal(self, seat: int) -> _Listing:
         """The legal moves of `seat`, the seat to act, found once per state version."""
         st = self.st
-        cached = self._legal_cache
-        if cached is not None and cached[0] == st.version and cached[1] is st:
-            return cached[2]
+        listing = self._listing
+        if listing is not None and listing.version == st.version and listing.st is st:
+            return listing
         st.steps_left = st.budget
         try:
-            moves = self._legal_moves(seat)
+            listing = self._listing = self._legal_moves(seat)
+            self._made = [None] * len(listing.bindings)
         except (BudgetExceeded, RecursionError) as exc:
             raise self._budget_error(exc, getattr(exc, "rule", "") or "legal moves") from None
-        self._legal_cache = (st.version, st, moves)
-        return moves
+        return listing
 
-    def _legal_moves(self, seat: int) -> _MoveList:
+    def _legal_moves(self, seat: int) -> _Listing:
         st = self.st
         plain, otherwise, with_forced = self.prog.step_moves(st.step)
-        listing = self._listing = _Listing(st, seat)
         spans: list[tuple[int, MoveCode]] = []
         bindings: list[tuple] = []
         mc = None
@@ -665,7 +673,7 @@ class Game:
         except BudgetExceeded as exc:
             exc.rule = mc.rule  # type: ignore[union-attr]  # its requires or argument domains
             raise
-        return _MoveList.of(listing, spans, bindings)
+        return _Listing.of(st, seat, spans, bindings)
 
     def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
         """Bindings of `mc`'s parameters that pass its requires; each require is checked as
@@ -796,7 +804,7 @@ class Game:
             g.st.chance = st.chance
         self.st = g.st
         self.st.callables = self.prog.callables
-        self._legal_cache = self._listing = None
+        self._listing = None
 
     def _no_such_move(self, name: str) -> str:
         steps = [s for m in self.prog.moves if m.name == name for s in m.decl.steps]

@@ -120,17 +120,90 @@ def test_calls_asked_again_in_one_search_are_computed_once_per_binder_value(monk
     u = re.search(r"for (v\d+_u) in", search).group(1)
     assert not any(re.search(rf"\b{u}\b", t) for h in cells for t in filled(h, search))  # reds(u): per u, never shared
 
-    def moves_seen(seed: int) -> list:  # every legal-move list until none is left
-        g = Game.new(rs, 2, {}, seed=seed)
-        rng, out = random.Random(seed), []
-        while g.decision().seats and (moves := g.legal_moves(g.decision().seats[0])):
-            out.append([m.to_dict() for m in moves])
-            g.apply(g.decision().seats[0], moves[rng.randrange(len(moves))])
-        return out
-
     generated = rc.program_for(rs)
-    seen = [moves_seen(s) for s in range(6)]
+    seen = [_moves_seen(rs, s) for s in range(6)]
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert rc.program_for(rs) is not generated
-    assert [moves_seen(s) for s in range(6)] == seen
+    assert [_moves_seen(rs, s) for s in range(6)] == seen
+
+
+def _moves_seen(rs, seed: int) -> list:
+    """Every legal-move list of a seeded random game of `rs` until none is left."""
+    g = Game.new(rs, 2, {}, seed=seed)
+    rng, out = random.Random(seed), []
+    while g.decision().seats and (moves := g.legal_moves(g.decision().seats[0])):
+        out.append([m.to_dict() for m in moves])
+        g.apply(g.decision().seats[0], moves[rng.randrange(len(moves))])
+    return out
+
+
+# three colours of cubes in a bag, for the small rulesets below
+CUBES = """
+enum colour { red, blue, green }
+component cube(colour: colour)
+components cubes = [cube(c) for c in colour for i in 1..3]
+zone bag: cube public = cubes
+"""
+
+COUNTED = "game counted_demo\n" + CUBES + """
+zone a: cube public = []
+zone b: per seat cube public = []
+
+fn spread() -> map<colour, int> = let n = tally(a, "colour", colour); {c: 2 * n[c] for c in colour}
+fn both(c: colour) -> int = let n = tally([x for s in seats for x in b[s]], "colour", colour); n[c]
+fn whole() -> map<colour, int> = let n = tally(b[0], "colour", colour); n
+
+step play then end turn
+move put(k in bag, to in [a, b[0], b[1]]) during play
+  require spread()[k.colour] + both(k.colour) + whole()[k.colour] < 5 else "enough of that colour"
+{
+  move k to to
+}
+"""
+
+
+def test_a_tally_read_only_at_its_keys_is_the_zones_counts(monkeypatch):
+    """`let n = tally(zone, "attr", E)` read only as `n[c]` for `c` in enumeration `E` is the
+    zones' own counts (`COUNTS`, no map of every key made); read at another key (a parameter)
+    or as a whole map, it is the tally; the legal moves are those of the closures."""
+    rs = load_from_sources((("counted.ludex", COUNTED),))
+    c = rc.Compiler(rs)
+    c.program()
+    fns = {text.split("(")[0]: text for text in c.source.split("def F_")[1:]}
+    assert "COUNTS(st, G['a'], 'colour')" in fns["spread"] and "TALLY" not in fns["spread"]
+    assert "TALLY_ZONES(st" in fns["both"] and "None)" not in fns["both"]  # n[c] with c a parameter
+    assert "TALLY_OF(st" in fns["whole"]
+
+    seen = [_moves_seen(rs, s) for s in range(4)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s) for s in range(4)] == seen
+
+
+ASKED = "game asked_demo\n" + CUBES + """
+zone kept: cube public = []
+
+fn held(c: colour) -> int = count(kept where .colour == c) + size(kept) - size(kept)
+
+step play then end turn
+move take(k in bag, e in [d for d in colour if d != k.colour and held(d) < 2]) during play {
+  move k to kept
+}
+"""
+
+
+def test_a_call_asked_again_with_the_same_arguments_in_a_search_is_computed_once(monkeypatch):
+    """`held(d)` for every colour `d`, asked again for each cube `k`, is kept in a memo of the
+    search by colour (a search never changes the state); the legal moves are the closures'."""
+    rs = load_from_sources((("asked.ludex", ASKED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    memo = re.search(r"(m\d+) = \{\}", search).group(1)
+    d = re.search(r"for (v\d+_d) in", search).group(1)
+    assert f"{memo}[{d}] if {d} in {memo} else {memo}.setdefault({d}, " in search
+    seen = [_moves_seen(rs, s) for s in range(4)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s) for s in range(4)] == seen

@@ -129,6 +129,22 @@ def test_trigger_ends_the_game_with_a_winner():
         g.apply(0, {"name": "gain", "args": {"k": 1}})
 
 
+def test_a_trigger_depends_on_the_state_it_reads_not_on_its_locals():
+    """A trigger is searched again only after a change to a name its condition reads; a local
+    (a binder, a function's parameter, a `let`, a comprehension variable) that shares a zone's
+    or a variable's name reads no state, so changes to that zone or variable do not wake it."""
+    from runtime.compile import program_for
+
+    text = RACE.replace(
+        'trigger first when total[0] >= 100',
+        'fn big(hand: int) -> bool = hand >= 100\n'
+        'trigger first when big(total[0]) or any(deck > 99 for deck in [total[1]]) or (let pile = 0; pile > 1)')
+    rs = load_from_sources((("race.ludex", text),))
+    deps = {t.decl.name: t.deps for t in program_for(rs).triggers}
+    assert {"total", "big"} <= deps["first"] and not deps["first"] & {"hand", "deck", "pile"}
+    assert {"seats", "total"} <= deps["winner"] and "s" not in deps["winner"]
+
+
 def test_options_are_type_checked():
     with pytest.raises(ValueError, match="unknown option"):
         race(seed=1, options={"targte": 3})
