@@ -16,6 +16,7 @@ first (a stacked deck or a replayed log), then from the seeded RNG (`runtime.cha
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from typing import Any
@@ -150,20 +151,6 @@ class _MoveList(list):
     _made: list[Move | None]
     _full: bool
 
-    @staticmethod
-    def of(listing: _Listing, made: list[Move | None]) -> _MoveList:
-        # an empty list made without list.__init__, its fields stored one by one: half the
-        # cost of `cls()` and a tuple assignment, on every listing
-        out = _new_list(_MoveList)
-        out._listing = listing
-        out._made = made
-        out._full = False
-        return out
-
-    @property
-    def count_now(self) -> int:
-        return len(self._listing.bindings)
-
     def _fill(self) -> None:
         if not self._full:
             self._full = True
@@ -237,8 +224,8 @@ class _Listing:
 
     A listed move's arguments are encoded on demand. A component's encoding depends on where
     it lies (a slot reference when the mover cannot see it), so before the game changes
-    `freeze` keeps the zone lists of that moment (zone lists are never changed in place, so
-    keeping them is enough)."""
+    `Game.apply` keeps the zone lists of that moment in `zones` (zone lists are never changed
+    in place, so keeping them is enough)."""
 
     __slots__ = ("st", "seat", "version", "zones", "spans", "bindings")
     st: State
@@ -247,21 +234,6 @@ class _Listing:
     zones: list[list[Comp]] | None
     spans: list[tuple[int, MoveCode]]
     bindings: list[tuple]
-
-    @staticmethod
-    def of(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _Listing:
-        # made without a call of __init__: one listing per ply
-        out = _new_listing(_Listing)
-        out.st = st
-        out.seat = seat
-        out.version = st.version
-        out.zones = None
-        out.spans = spans
-        out.bindings = bindings
-        return out
-
-    def freeze(self) -> None:
-        self.zones = self.st.zones[:]
 
     def encode(self, v: Any) -> Any:
         if v.__class__ is Comp:
@@ -616,7 +588,12 @@ class Game:
         if st.terminal:
             return Decision(st.step, (), True)
         actor = st.actor
-        if actor >= self._humans or not self._legal(actor).bindings:
+        if actor >= self._humans:
+            return Decision(st.step, (), False, True)
+        listing = self._listing
+        if listing is None or listing.version != st.version or listing.st is not st:
+            listing = self._legal(actor)
+        if not listing.bindings:
             return Decision(st.step, (), False, True)
         key = (st.step, actor)
         got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
@@ -632,32 +609,38 @@ class Game:
         st = self.st
         if st.terminal or seat != st.actor:
             return []
-        return _MoveList.of(self._legal(seat), self._made)
+        listing = self._listing
+        if listing is None or listing.version != st.version or listing.st is not st:
+            listing = self._legal(seat)
+        # an empty list made without list.__init__, its fields stored one by one: half the
+        # cost of `_MoveList()` and a tuple assignment, on every call
+        out = _new_list(_MoveList)
+        out._listing = listing
+        out._made = self._made
+        out._full = False
+        return out
 
     def _legal(self, seat: int) -> _Listing:
-        """The legal moves of `seat`, the seat to act, found once per state version."""
+        """Find the legal moves of `seat`, the seat to act (kept as `_listing` for this state version)."""
         st = self.st
-        listing = self._listing
-        if listing is not None and listing.version == st.version and listing.st is st:
-            return listing
         st.steps_left = st.budget
         try:
             listing = self._listing = self._legal_moves(seat)
-            self._made = [None] * len(listing.bindings)
         except (BudgetExceeded, RecursionError) as exc:
             raise self._budget_error(exc, getattr(exc, "rule", "") or "legal moves") from None
+        self._made = [None] * len(listing.bindings)
         return listing
 
     def _legal_moves(self, seat: int) -> _Listing:
         st = self.st
-        plain, otherwise, with_forced = self.prog.step_moves(st.step)
+        plain, otherwise, with_forced = self._plan.searches(st.step)
         spans: list[tuple[int, MoveCode]] = []
         bindings: list[tuple] = []
         mc = None
         try:
             for group in (plain, otherwise):
-                for mc in group:
-                    inst = mc.search(st, False) if mc.search is not None else self._instances(mc)
+                for search, mc in group:
+                    inst = search(st, False)
                     if not inst:
                         continue
                     if with_forced:
@@ -673,48 +656,15 @@ class Game:
         except BudgetExceeded as exc:
             exc.rule = mc.rule  # type: ignore[union-attr]  # its requires or argument domains
             raise
-        return _Listing.of(st, seat, spans, bindings)
-
-    def _instances(self, mc: MoveCode, first_only: bool = False) -> list[tuple]:
-        """Bindings of `mc`'s parameters that pass its requires; each require is checked as
-        soon as the parameters it names are bound, so the search prunes early."""
-        st = self.st
-        if mc.search is not None:
-            return mc.search(st, first_only)
-        env: list = [None] * mc.nslots
-        for cond, _r, _d in mc.requires[0]:
-            if not cond(st, env):
-                return []
-        binders, requires = mc.binders, mc.requires
-        n = len(binders)
-        out: list[tuple] = []
-        if n == 0:
-            return [()]
-
-        conds = [[c for c, _r, _d in group] for group in requires]
-
-        def rec(k: int) -> bool:
-            _name, slot, dom = binders[k]
-            checks = conds[k + 1]
-            for v in st.items(dom(st, env)):  # requires are pure: the domain cannot change meanwhile
-                env[slot] = v
-                ok = True
-                for c in checks:
-                    if not c(st, env):
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                if k + 1 == n:
-                    out.append(tuple(env[s] for _, s, _ in binders))
-                    if first_only:
-                        return True
-                elif rec(k + 1):
-                    return True
-            return False
-
-        rec(0)
-        return out
+        # made without a call of __init__: once per state version
+        listing = _new_listing(_Listing)
+        listing.st = st
+        listing.seat = seat
+        listing.version = st.version
+        listing.zones = None
+        listing.spans = spans
+        listing.bindings = bindings
+        return listing
 
     def _encode_for(self, v: Any, viewer: int | None) -> Any:
         if v.__class__ is Comp:
@@ -734,32 +684,24 @@ class Game:
         leaves the state as it was before the move too.
         """
         st = self.st
-        if not isinstance(move, Move):
+        if move.__class__ is not Move and not isinstance(move, Move):
             move = Move.from_dict(move)
         if st.terminal:
             raise IllegalMove("the game is over")
         if seat != st.actor:
             raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
         where = move._lm
-        if where.__class__ is tuple and where[1].st is st and where[1].version == st.version:
-            mc, binding = where[0], move.binding
-        else:
-            mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
-            if mc is None:
-                raise IllegalMove(self._no_such_move(move.name))
-            st.steps_left = st.budget
-            try:
-                binding = self._bind(mc, move.args, seat, trusted)
-                self._check_priority(mc)
-            except (BudgetExceeded, RecursionError) as exc:
-                raise self._budget_error(exc, mc.rule) from None
-        st.steps_left = st.budget
-        start = len(st.events)
         listing = self._listing
+        if where.__class__ is tuple and where[1] is listing and listing.version == st.version and listing.st is st:
+            mc, binding = where[0], move.binding  # listed in this state: legal as bound
+        else:
+            mc, binding = self._checked(move, seat, trusted)
         if listing is not None:
             self._listing = None
-            if listing.st is st and listing.version == st.version:
-                listing.freeze()
+            if listing.version == st.version and listing.st is st:
+                listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
+        st.steps_left = st.budget
+        start = len(st.events)
         try:
             self._execute(mc, binding, seat)  # type: ignore[arg-type]
             if self._plan.automata:
@@ -769,6 +711,21 @@ class Game:
             self._rewind(start)
             raise failure from None
         return st.events[start:]
+
+    def _checked(self, move: Move, seat: int, trusted: bool) -> tuple[MoveCode, tuple]:
+        """The move code and binding of `move`, a move not listed in this state: bound again
+        from its arguments and checked. Raises IllegalMove when the rules refuse it."""
+        st = self.st
+        mc = next((m for m in self.prog.moves_by_step.get(st.step, ()) if m.name == move.name), None)
+        if mc is None:
+            raise IllegalMove(self._no_such_move(move.name))
+        st.steps_left = st.budget
+        try:
+            binding = self._bind(mc, move.args, seat, trusted)
+            self._check_priority(mc)
+        except (BudgetExceeded, RecursionError) as exc:
+            raise self._budget_error(exc, mc.rule) from None
+        return mc, binding
 
     def _budget_error(self, exc: BaseException, rule: str = "") -> BudgetExceeded:
         """`exc` (running out of steps, or Python's recursion limit) as a BudgetExceeded naming
@@ -849,11 +806,11 @@ class Game:
         others = [m for m in self.prog.moves_by_step.get(self.st.step, ()) if m is not mc]
         rule, src = f"move {mc.name}", _src(mc.decl.span)
         if mc.decl.otherwise:
-            live = [m.name for m in others if not m.decl.otherwise and self._instances(m, first_only=True)]
+            live = [m.name for m in others if not m.decl.otherwise and _instances(m, self.st, True)]
             if live:
                 raise IllegalMove(f"'{mc.name}' is only allowed when no other move is; you can {', '.join(live)}", rule, src)
         elif not mc.decl.forced:
-            forced = [m.name for m in others if m.decl.forced and self._instances(m, first_only=True)]
+            forced = [m.name for m in others if m.decl.forced and _instances(m, self.st, True)]
             if forced:
                 raise IllegalMove(f"you must {forced[0]} when able", rule, src)
 
@@ -955,7 +912,7 @@ class Game:
         for group in ([m for m in codes if m.decl.forced], [m for m in codes if not m.decl.otherwise],
                       [m for m in codes if m.decl.otherwise]):
             for mc in group:
-                found = self._instances(mc, first_only=True)
+                found = _instances(mc, self.st, True)
                 if found:
                     return mc, found[0]
         return None
@@ -1206,9 +1163,11 @@ class _Plan:
     - `then`: step -> what follows it when no effect chose (`_END_TURN`, or `("goto", step,
       by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
     - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
-    - `automata`: whether the rules drive any seat."""
+    - `automata`: whether the rules drive any seat.
+    - `searches(step)`: the step's moves as `Program.step_moves` gives them, each move as
+      `(search, move code)` with `search(st, first_only)` its bindings."""
 
-    __slots__ = ("prog", "triggers", "then", "ply_dirty", "flow_dirty", "automata", "templates")
+    __slots__ = ("prog", "triggers", "then", "ply_dirty", "flow_dirty", "automata", "templates", "_searches")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1224,6 +1183,19 @@ class _Plan:
         self.automata = bool(prog.rs.automata)
         # (seats, given options) -> the pre-setup template (`Program.templates`) they start from
         self.templates: dict[tuple, State] = {}
+        self._searches: dict[str, tuple] = {}
+
+    def searches(self, step: str) -> tuple[tuple[tuple[Any, MoveCode], ...], tuple[tuple[Any, MoveCode], ...], bool]:
+        got = self._searches.get(step)
+        if got is None:
+            plain, otherwise, with_forced = self.prog.step_moves(step)
+            got = self._searches[step] = (_searches(plain), _searches(otherwise), with_forced)
+        return got
+
+
+def _searches(codes: list[MoveCode]) -> tuple[tuple[Any, MoveCode], ...]:
+    """`(search, move code)` of each move: its generated search, else the closures' (`_instances`)."""
+    return tuple((mc.search if mc.search is not None else functools.partial(_instances, mc), mc) for mc in codes)
 
 
 def _trigger_fns(tc: Any) -> tuple[Any, Any]:
@@ -1291,6 +1263,47 @@ def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:
     one_blind = _shared(key) or _shared_put(key, {name: st.blind(z)})
     got = z.hidden_args[(name, i)] = (one_ref, one_blind)
     return got
+
+
+def _instances(mc: MoveCode, st: State, first_only: bool = False) -> list[tuple]:
+    """Bindings of `mc`'s parameters that pass its requires; each require is checked as
+    soon as the parameters it names are bound, so the search prunes early."""
+    if mc.search is not None:
+        return mc.search(st, first_only)
+    env: list = [None] * mc.nslots
+    for cond, _r, _d in mc.requires[0]:
+        if not cond(st, env):
+            return []
+    binders, requires = mc.binders, mc.requires
+    n = len(binders)
+    out: list[tuple] = []
+    if n == 0:
+        return [()]
+
+    conds = [[c for c, _r, _d in group] for group in requires]
+
+    def rec(k: int) -> bool:
+        _name, slot, dom = binders[k]
+        checks = conds[k + 1]
+        for v in st.items(dom(st, env)):  # requires are pure: the domain cannot change meanwhile
+            env[slot] = v
+            ok = True
+            for c in checks:
+                if not c(st, env):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            if k + 1 == n:
+                out.append(tuple(env[s] for _, s, _ in binders))
+                if first_only:
+                    return True
+            elif rec(k + 1):
+                return True
+        return False
+
+    rec(0)
+    return out
 
 
 _DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
