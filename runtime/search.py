@@ -48,6 +48,6 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
         st.zones[i] = zone
     st.chance = ChanceSource(rng.getrandbits(64))
     st.version += 1
-    g._legal_cache = g._listing = None
+    g._listing = None  # the listing belonged to the state before the resampling
     return g
 
