@@ -28,7 +28,7 @@ from runtime import views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import NO_ARGS, NO_OUTCOME, Event, new_event, new_log
+from runtime.events import NO_ARGS, Event, new_log, new_move_event
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -881,9 +881,8 @@ class Game:
         st.flow = None
         st.rule = mc.rule
         events = st.own_events() if st.events_shared else st.events
-        # positional (the field order of Event), past attrs' frozen __init__: the fastest way to build one
-        events.append(new_event(len(events), "move", mc.rule, mc.source, seat, mc.name, args, refs, hidden, None, None,
-                                NO_OUTCOME, None))
+        # past attrs' frozen __init__: the fastest way to build one (runtime.events)
+        events.append(new_move_event(len(events), mc.rule, mc.source, seat, mc.name, args, refs, hidden))
         try:
             run = mc.run
             if run is not None:
@@ -1014,23 +1013,26 @@ class Game:
             flow = plan.then.get(st.step)
             if flow is None:
                 return
-            if flow is not _END_TURN:
-                by = flow[2]
-                if by is not None:
-                    flow = ("goto", flow[1], by(st, []))
+            if flow is _END_TURN:  # the common follower, without looking at its kind
+                st.current = st.actor = (st.current + 1) % st.nseats
+                st.step = plan.first_step
+                return
+            by = flow[2]
+            if by is not None:
+                flow = ("goto", flow[1], by(st, []))
         else:
             st.flow = None
         kind = flow[0]
         if kind == "end_turn":
             st.current = st.actor = (st.current + 1) % st.nseats
-            st.step = self.prog.first_step
+            st.step = plan.first_step
         elif kind == "goto":
             st.step = flow[1]
             if flow[2] is not None:
                 st.actor = flow[2]
         elif kind == "turn":
             st.current = st.actor = flow[1]
-            st.step = self.prog.first_step
+            st.step = plan.first_step
 
     def check_outcomes_used(self) -> None:
         """Under strict given outcomes (`Game.new(strict=True)`, every `fold`), raise
@@ -1200,12 +1202,14 @@ class _Plan:
       (`runtime.codegen`), else the closures behind the same two signatures.
     - `then`: step -> what follows it when no effect chose (`_END_TURN`, or `("goto", step,
       by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
+      `first_step` is the step a turn starts at.
     - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
     - `automata`: whether the rules drive any seat.
     - `searches(step)`: the step's moves as `Program.step_moves` gives them, each move as
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
-    __slots__ = ("prog", "triggers", "then", "ply_dirty", "flow_dirty", "automata", "templates", "_searches", "plain")
+    __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
+                 "plain")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1216,6 +1220,7 @@ class _Plan:
             if then is None or then.op == "then_stay":
                 continue
             self.then[name] = _END_TURN if then.op == "then_end_turn" else ("goto", then.args[0], prog.then.get(name))
+        self.first_step = prog.first_step
         self.ply_dirty = prog.ply_dirty
         self.flow_dirty = prog.flow_dirty
         self.automata = bool(prog.rs.automata)
