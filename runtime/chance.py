@@ -137,7 +137,7 @@ class ChanceSource:
         # how many states hold this source besides one: clones share it until they draw
         # (copying the RNG's 2.5 KB state costs more than the rest of a clone), see `share`
         self.shares = 0
-        self.given: deque[Given] = deque(Given.of(x, i) for i, x in enumerate(given or ()))
+        self.given: deque[Given] = deque(Given.of(x, i) for i, x in enumerate(given)) if given else deque()
         self.verify = verify and seed is not None
         self.strict = strict
         self.used = 0

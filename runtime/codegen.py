@@ -90,6 +90,8 @@ def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     return by
 
 
+
+
 def _tally_of(st: Any, z: ZoneRef, attr: str, keys: Any) -> dict[Any, int]:
     """`tally(z, attr, keys)` (runtime.builtins) of a zone, from its tally: the keys with 0 in
     their order, then the values first seen in the zone, as the built-in's one pass makes it."""
@@ -390,9 +392,20 @@ class Gen:
         """`items` for the iterable of a comprehension."""
         self.iterable_depth += 1
         try:
-            return self.items(n, env)
+            return self.loop_items(n, env)
         finally:
             self.iterable_depth -= 1
+
+    def loop_items(self, n: A.Node, env: dict[str, str]) -> str:
+        """`items` for a loop over `n` (a comprehension's iterable, a search binder's or a `for`
+        statement's domain), which only iterates it: a range as a Python range, or as a tuple
+        constant when its bounds are literals, with no list made per evaluation."""
+        if n.op == "range":
+            lo, hi = n.args
+            if _int_lit(lo) and _int_lit(hi) and hi.args[0] - lo.args[0] < _FOLDED_RANGE:
+                return repr(tuple(range(lo.args[0], hi.args[0] + 1)))
+            return f"range({self.ex(lo, env)}, {self.ex(hi, env)} + 1)"
+        return self.items(n, env)
 
     def _returns_shape(self, name: str) -> str | None:
         """"list" or "map" when ruleset function `name` always returns a Python list or dict
@@ -615,8 +628,9 @@ class Gen:
             return args[1] in self.int_attrs and not (args[0].op == "name" and args[0].args[0] == "option")
         if op == "name":
             name = args[0]
-            if name in env:
-                return self.local_shapes.get(env[name].strip("()")) == "int"
+            if name in env:  # a local noted as an int, or a value written out (`_unrolled`)
+                text = env[name].strip("()")
+                return self.local_shapes.get(text) == "int" or text.isdigit()
             return name in self.int_globals or name in ("nseats", "ply")
         if op == "if_expr":
             return all(self.numeric(args[k], env) for k in range(1, len(args) - 1, 2)) and self.numeric(args[-1], env)
@@ -664,6 +678,8 @@ class Gen:
         return f"(-{self.ex(x, env)})"
 
     def ex_range(self, n, env, x, y):
+        if _int_lit(x) and _int_lit(y) and y.args[0] - x.args[0] < _FOLDED_RANGE:  # a list display of constants
+            return repr(list(range(x.args[0], y.args[0] + 1)))
         return f"list(range({self.ex(x, env)}, {self.ex(y, env)} + 1))"
 
     def ex_where(self, n, env, src, cond):
@@ -833,26 +849,80 @@ class Gen:
             return None
         if len(fors) == 1:
             return f"[{self.ex(last, env)}]" if self.shape(last, env) == "zone" else None
+        values = self._unrolled(fors[:-1], (last,), env)
+        if values is not None:  # a list display of the zones
+            name = fors[0].args[0]
+            if self.shape(last, {**env, name: values[0]}) != "zone":
+                return None
+            return "[" + ", ".join(self.ex(last, {**env, name: v}) for v in values) + "]"
         clause, inner, pre = self._fors(fors[:-1], env)
         if self.shape(last, inner) != "zone":
             return None
         return self._pre(f"[{self.ex(last, inner)} {clause}]", pre)
 
     def ex_list_comp(self, n, env, elem, fors):
+        values = self._unrolled(fors, (elem,), env)
+        if values is not None:  # a list display: no comprehension run
+            name = fors[0].args[0]
+            return "[" + ", ".join(self.ex(elem, {**env, name: v}) for v in values) + "]"
         clause, inner, pre = self._fors(fors, env)
         return self._pre(f"[{self.ex(elem, inner)} {clause}]", pre)
 
     def ex_map_comp(self, n, env, pair, fors):
+        values = self._unrolled(fors, (pair[0], pair[1]), env)
+        if values is not None:  # a dict display: its keys in the same order, no comprehension run
+            name = fors[0].args[0]
+            return "{" + ", ".join(f"{self.ex(pair[0], {**env, name: v})}: {self.ex(pair[1], {**env, name: v})}"
+                                   for v in values) + "}"
         clause, inner, pre = self._fors(fors, env)
         return self._pre(f"{{{self.ex(pair[0], inner)}: {self.ex(pair[1], inner)} {clause}}}", pre)
 
+    def _unrolled(self, fors: tuple[A.Node, ...], parts: tuple[A.Node, ...], env: dict[str, str]) -> list[str] | None:
+        """For a comprehension with one unfiltered `for` over a few values known when the rules
+        are compiled (the two seats of a two-seat game, an enumeration, a range with literal
+        bounds), whose element `parts` are small and call only ruleset functions inlined in
+        place, none in a search (where a call keeps the search's memo by argument value,
+        `_search_memo`): the Python text of each value, in order, to write the element out
+        once per value; else None."""
+        if len(fors) != 1 or fors[0].args[2] is not None:
+            return None
+        dom = fors[0].args[1]
+        if dom.op == "name" and dom.args[0] not in env:
+            name = dom.args[0]
+            if name == "seats" and self.two_seats:
+                values = ["0", "1"]
+            elif name in self.enum_types and len(self.enum_types[name]) <= _UNROLLED:
+                values = [repr(v) for v in self.enum_types[name]]
+            else:
+                return None
+        elif dom.op == "range" and _int_lit(dom.args[0]) and _int_lit(dom.args[1]):
+            lo, hi = dom.args[0].args[0], dom.args[1].args[0]
+            if hi - lo >= _UNROLLED:
+                return None
+            values = [repr(v) for v in range(lo, hi + 1)]
+        else:
+            return None
+        nodes = [m for p in parts for m in A.walk(p)]
+        if len(nodes) > _UNROLLED_NODES:
+            return None
+        for m in nodes:
+            if m.op == "call" and m.args[0] in self.fns:
+                f = self.fns[m.args[0]]
+                if self.search_keys is not None or not self.inlinable(f, list(m.args[1])) or m.args[2]:
+                    return None
+        return values
+
     def ex_gen_call(self, n, env, fname, elem, fors):
-        if (fname in ("any", "all") and self.two_seats and len(fors) == 1 and fors[0].args[2] is None
-                and fors[0].args[1].op == "name" and fors[0].args[1].args[0] == "seats" and "seats" not in env):
-            # over the two seats of a two-seat game: both tests in place, no generator
+        values = None
+        if fname in ("any", "all"):
+            two = (self.two_seats and len(fors) == 1 and fors[0].args[2] is None and fors[0].args[1].op == "name"
+                   and fors[0].args[1].args[0] == "seats" and "seats" not in env)
+            values = ["0", "1"] if two else self._unrolled(fors, (elem,), env)
+        if values is not None and len(values) > 1:
+            # over a few values known before the game: each test in place, no generator
             name = fors[0].args[0]
-            ok = self._guarded(elem, {**env, name: "0"}), self._guarded(elem, {**env, name: "1"})
-            return f"(True if ({ok[0]}) {'and' if fname == 'all' else 'or'} ({ok[1]}) else False)"
+            ok = [self._guarded(elem, {**env, name: v}) for v in values]
+            return "(True if " + f" {'and' if fname == 'all' else 'or'} ".join(f"({t})" for t in ok) + " else False)"
         clause, inner, pre = self._fors(fors, env)
         e = self.ex(elem, inner)
         if fname in ("any", "all", "sum"):
@@ -1061,7 +1131,7 @@ class Gen:
         fulls: list[list[str]] = []  # per level, each condition's text with the memos it uses
         for k, b in enumerate(binders):
             v = self.fresh(b.name)
-            dom = self.items(b.domain, env)
+            dom = self.loop_items(b.domain, env)
             doms.append(dom)
             fulls.append([])
             keyable.append(self._keyable(b.domain, env))
@@ -1349,7 +1419,8 @@ class Gen:
         self._note_element(v, iterable, env)
         # a copy: the body may move what it iterates over
         # each round takes a step of the execution budget (runtime.budget)
-        return ([f"{ind}for {v} in list({self.items(iterable, env)}):", *self.spend(ind + "    ", n.span)]
+        dom = self.loop_items(iterable, env) if iterable.op == "range" else f"list({self.items(iterable, env)})"
+        return ([f"{ind}for {v} in {dom}:", *self.spend(ind + "    ", n.span)]
                 + self.block(body, {**env, name: v}, ind + "    "))
 
     def st_while_stmt(self, n, env, ind, cond, body):
@@ -1541,6 +1612,14 @@ def _every_declaration(rs: Any, field: Callable[[Any], bool], var: Callable[[Any
 
 def _int_type(t: A.TypeRef) -> bool:
     return t.name == "int" and not t.optional and not t.args
+
+
+# a range with literal bounds and at most this many values is written out as a constant
+_FOLDED_RANGE = 32
+# a comprehension over at most this many values known before the game, with an element of at
+# most this many nodes, is written out once per value (`Gen._unrolled`)
+_UNROLLED = 8
+_UNROLLED_NODES = 40
 
 
 def _int_lit(n: A.Node) -> bool:

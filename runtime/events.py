@@ -87,12 +87,44 @@ def _positional_builder() -> Callable[..., Event]:
     return build
 
 
+def _move_builder() -> Callable[..., Event]:
+    """`new_event` for a move event, given only the fields a move sets: `new_move_event(ply,
+    rule, source, seat, move, args, refs, hidden_from)` is `new_event(ply, "move", rule,
+    source, seat, move, args, refs, hidden_from, None, None, NO_OUTCOME, None)` (the engine
+    makes one per ply)."""
+    unfrozen = type("_UnfrozenMove", (), {"__slots__": tuple(Event.__slots__)})  # type: ignore[attr-defined]
+    new = object.__new__
+
+    def build_move(ply: int, rule: str, source: str, seat: int | None, move: str, args: dict[str, Any],
+                   refs: dict[str, str], hidden_from: dict[str, list[int]]) -> Event:
+        e: Any = new(unfrozen)
+        e.ply = ply
+        e.kind = "move"
+        e.rule = rule
+        e.source = source
+        e.seat = seat
+        e.move = move
+        e.args = args
+        e.refs = refs
+        e.hidden_from = hidden_from
+        e.node = None
+        e.zone = None
+        e.outcome = NO_OUTCOME
+        e.seen_by = None
+        e.__class__ = Event
+        return e
+
+    return build_move
+
+
 new_event = _positional_builder()
 
 # The empty `args`/`refs`/`hidden_from` of most events, shared (events are never changed):
 # a service keeps every live game's events, and thousands of empty dicts add up.
 NO_ARGS: dict[str, Any] = {}
 NO_OUTCOME: list[str] = []  # a move event's outcome
+
+new_move_event = _move_builder()
 
 _converter = cattrs.Converter()
 

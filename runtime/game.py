@@ -28,7 +28,7 @@ from runtime import views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
-from runtime.events import NO_ARGS, NO_OUTCOME, Event, new_event, new_log
+from runtime.events import NO_ARGS, Event, new_log, new_move_event
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -153,33 +153,31 @@ class _MoveList(list):
 
     def _fill(self) -> None:
         if not self._full:
+            items = [_MoveList.__getitem__(self, i) for i in range(len(self._made))]
             self._full = True
-            list.extend(self, [self._item(i) for i in range(len(self._made))])
+            list.extend(self, items)
 
     def __len__(self) -> int:
-        return list.__len__(self) if self._full else len(self._listing.bindings)
+        return list.__len__(self) if self._full else len(self._made)
 
     def __getitem__(self, i: Any) -> Any:
         if self._full or i.__class__ is not int:
             self._fill()
             return list.__getitem__(self, i)
-        m = self._made[i]  # out of range: list's own IndexError
-        return m if m is not None else self._item(i)
-
-    def _item(self, i: int) -> Move:
-        """The `Move` of binding `i` (made on the first read)."""
         made = self._made
-        m = made[i]
-        if m is None:
-            if i < 0:
-                i += len(made)
-            listing = self._listing
-            for end, mc in listing.spans:
-                if i < end:
-                    break
-            m = made[i] = _new_move(Move)
-            m._lm = (mc, listing)
-            m.binding = listing.bindings[i]
+        m = made[i]  # out of range: list's own IndexError
+        if m is not None:
+            return m
+        # the `Move` of binding `i`, made on its first read
+        if i < 0:
+            i += len(made)
+        listing = self._listing
+        for end, mc in listing.spans:
+            if i < end:
+                break
+        m = made[i] = _new_move(Move)
+        m._lm = (mc, listing)
+        m.binding = listing.bindings[i]
         return m
 
     def __radd__(self, other: Any) -> Any:
@@ -400,6 +398,15 @@ class Game:
     def _tables(cls, ruleset: Ruleset, seats: int | None, options: dict[str, Any] | None) -> tuple[Program, State]:
         """The compiled rules and a fresh state with its tables built (no setup, no chance yet)."""
         prog = program_for(ruleset)
+        # the template of a game with no options given, by its seats (the common call): past
+        # resolving and sorting the options
+        templates = _plan_for(prog).templates
+        if not options and seats.__class__ is int:
+            template = templates.get(seats)  # type: ignore[arg-type]
+            if template is not None:
+                st = template.clone()
+                st.events = new_log(st)
+                return prog, st
         lo, hi = ruleset.seats
         n = lo if seats is None else seats
         if not lo <= n <= hi:
@@ -424,6 +431,8 @@ class Game:
             st.options = resolved
             cls(prog, st)._build_tables()
             template = prog.templates[key] = st
+        if not options and seats.__class__ is int and len(templates) < 64:
+            templates[seats] = template  # type: ignore[index]
         st = template.clone()
         st.events = new_log(st)  # this game's own events are observable (runtime.replay); a clone's are not
         return prog, st
@@ -624,11 +633,36 @@ class Game:
         """Find the legal moves of `seat`, the seat to act (kept as `_listing` for this state version)."""
         st = self.st
         st.steps_left = st.budget
+        plain = self._plan.plain.get(st.step)
+        if plain is None:  # a step with `forced` or `otherwise` moves (or not seen yet)
+            try:
+                listing = self._listing = self._legal_moves(seat)
+            except (BudgetExceeded, RecursionError) as exc:
+                raise self._budget_error(exc, getattr(exc, "rule", "") or "legal moves") from None
+            self._made = [None] * len(listing.bindings)
+            return listing
+        # every move of the step is listed, in declaration order: `_legal_moves` without ranking
+        spans: list[tuple[int, MoveCode]] = []
+        bindings: list[tuple] = []
+        mc = None
         try:
-            listing = self._listing = self._legal_moves(seat)
-        except (BudgetExceeded, RecursionError) as exc:
-            raise self._budget_error(exc, getattr(exc, "rule", "") or "legal moves") from None
-        self._made = [None] * len(listing.bindings)
+            for search, mc in plain:
+                inst = search(st, False)
+                if inst:
+                    bindings += inst
+                    spans.append((len(bindings), mc))
+        except BudgetExceeded as exc:
+            raise self._budget_error(exc, mc.rule) from None  # type: ignore[union-attr]
+        except RecursionError as exc:
+            raise self._budget_error(exc, "legal moves") from None
+        listing = self._listing = _new_listing(_Listing)  # made without a call of __init__
+        listing.st = st
+        listing.seat = seat
+        listing.version = st.version
+        listing.zones = None
+        listing.spans = spans
+        listing.bindings = bindings
+        self._made = [None] * len(bindings)
         return listing
 
     def _legal_moves(self, seat: int) -> _Listing:
@@ -692,14 +726,15 @@ class Game:
             raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
         where = move._lm
         listing = self._listing
-        if where.__class__ is tuple and where[1] is listing and listing.version == st.version and listing.st is st:
-            mc, binding = where[0], move.binding  # listed in this state: legal as bound
+        if listing is not None and listing.version == st.version and listing.st is st:
+            if where.__class__ is tuple and where[1] is listing:
+                mc, binding = where[0], move.binding  # listed in this state: legal as bound
+            else:
+                mc, binding = self._checked(move, seat, trusted)
+            listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
         else:
             mc, binding = self._checked(move, seat, trusted)
-        if listing is not None:
-            self._listing = None
-            if listing.version == st.version and listing.st is st:
-                listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
+        self._listing = None
         st.steps_left = st.budget
         start = len(st.events)
         try:
@@ -846,9 +881,8 @@ class Game:
         st.flow = None
         st.rule = mc.rule
         events = st.own_events() if st.events_shared else st.events
-        # positional (the field order of Event), past attrs' frozen __init__: the fastest way to build one
-        events.append(new_event(len(events), "move", mc.rule, mc.source, seat, mc.name, args, refs, hidden, None, None,
-                                NO_OUTCOME, None))
+        # past attrs' frozen __init__: the fastest way to build one (runtime.events)
+        events.append(new_move_event(len(events), mc.rule, mc.source, seat, mc.name, args, refs, hidden))
         try:
             run = mc.run
             if run is not None:
@@ -942,7 +976,8 @@ class Game:
         triggers = self._plan.triggers
         while True:  # each firing takes a step of the cascade's budget (runtime.budget)
             every = "*" in changed
-            st.dirty = set()
+            dirty: set[str] = set()
+            st.dirty = dirty
             for deps, search, run, span, rule in triggers:
                 if not every and deps.isdisjoint(changed):
                     continue
@@ -960,39 +995,44 @@ class Game:
                     st.rule = saved
                 break
             else:
-                st.dirty = set()
+                if dirty:  # conditions are pure: only a defect would have marked a change
+                    dirty.clear()
                 return
             changed = changed | st.dirty
 
     def _transition(self) -> None:
+        """The turn machine's next step after a move or setup: the flow an effect chose
+        (`st.flow`), else what follows the step (`_Plan.then`)."""
         st = self.st
         flow = st.flow
-        st.flow = None
         st.version += 1
         plan = self._plan
         if plan.flow_dirty:
             st.dirty.update(plan.flow_dirty)
         if flow is None:
-            then = plan.then.get(st.step)
-            if then is None:
+            flow = plan.then.get(st.step)
+            if flow is None:
                 return
-            if then is _END_TURN:
-                flow = then
-            else:
-                by = then[2]
-                flow = ("goto", then[1], by(st, []) if by is not None else None)
+            if flow is _END_TURN:  # the common follower, without looking at its kind
+                st.current = st.actor = (st.current + 1) % st.nseats
+                st.step = plan.first_step
+                return
+            by = flow[2]
+            if by is not None:
+                flow = ("goto", flow[1], by(st, []))
+        else:
+            st.flow = None
         kind = flow[0]
-        if kind == "goto":
+        if kind == "end_turn":
+            st.current = st.actor = (st.current + 1) % st.nseats
+            st.step = plan.first_step
+        elif kind == "goto":
             st.step = flow[1]
             if flow[2] is not None:
                 st.actor = flow[2]
-        elif kind == "end_turn":
-            st.current = (st.current + 1) % st.nseats
-            st.actor = st.current
-            st.step = self.prog.first_step
         elif kind == "turn":
             st.current = st.actor = flow[1]
-            st.step = self.prog.first_step
+            st.step = plan.first_step
 
     def check_outcomes_used(self) -> None:
         """Under strict given outcomes (`Game.new(strict=True)`, every `fold`), raise
@@ -1162,12 +1202,14 @@ class _Plan:
       (`runtime.codegen`), else the closures behind the same two signatures.
     - `then`: step -> what follows it when no effect chose (`_END_TURN`, or `("goto", step,
       by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
+      `first_step` is the step a turn starts at.
     - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
     - `automata`: whether the rules drive any seat.
     - `searches(step)`: the step's moves as `Program.step_moves` gives them, each move as
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
-    __slots__ = ("prog", "triggers", "then", "ply_dirty", "flow_dirty", "automata", "templates", "_searches")
+    __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
+                 "plain")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1178,12 +1220,20 @@ class _Plan:
             if then is None or then.op == "then_stay":
                 continue
             self.then[name] = _END_TURN if then.op == "then_end_turn" else ("goto", then.args[0], prog.then.get(name))
+        self.first_step = prog.first_step
         self.ply_dirty = prog.ply_dirty
         self.flow_dirty = prog.flow_dirty
         self.automata = bool(prog.rs.automata)
-        # (seats, given options) -> the pre-setup template (`Program.templates`) they start from
-        self.templates: dict[tuple, State] = {}
+        # seats -> the pre-setup template (`Program.templates`) of a game given no options
+        self.templates: dict[int, State] = {}
         self._searches: dict[str, tuple] = {}
+        # step -> its moves as `(search, move code)`, for the steps with neither `forced` nor
+        # `otherwise` moves (all listed, in order: `Game._legal`'s short way)
+        self.plain: dict[str, tuple[tuple[Any, MoveCode], ...]] = {}
+        for name in prog.steps:
+            plain, otherwise, with_forced = self.searches(name)
+            if not otherwise and not with_forced:
+                self.plain[name] = plain
 
     def searches(self, step: str) -> tuple[tuple[tuple[Any, MoveCode], ...], tuple[tuple[Any, MoveCode], ...], bool]:
         got = self._searches.get(step)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import operator
+from itertools import compress
 from typing import Any
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
@@ -69,6 +70,9 @@ class State:
         # {(function, arguments...): value} of ruleset functions of their arguments alone
         # (runtime.codegen's `arg_memoised`), shared by the games of a template and their clones
         self.pure_memo: dict[tuple, Any] = {}
+        # {(zone index, attribute): (the zone's list, its components sorted by name, their values
+        # of the attribute)}: `_draw_keyed`, shared like `pure_memo` (valid while the list is the same object)
+        self.draw_memo: dict[tuple[int, str], tuple[list, list, list]] = {}
         # the names in `g` that can change (not constants, component sets or zones): a clone copies
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
@@ -209,6 +213,8 @@ class State:
             raise ValueError(f"{comp.name} is placed in two zones at the start")
         self.zones[z.idx].append(comp)  # in place (as `Game.from_position` fills a fresh list): forget what was counted
         z.tally = z.by_name = None
+        for k in [k for k in self.draw_memo if k[0] == z.idx]:
+            del self.draw_memo[k]
         self.loc[comp.id] = z.idx
 
     # ---- reading ----
@@ -342,11 +348,14 @@ class State:
         The chance event's outcome is the kept component, preceded by the ones put back when
         a given outcome listed them (`ChanceSource.pick`).
 
-        `key` names the only attribute `retry` reads of a component (say, its colour), when
-        there is one: the test then runs once per value of it, not once per component. The
-        candidates are taken in name order (the order the chance source draws among them,
+        The candidates are taken in name order (the order the chance source draws among them,
         component names being unique) from the zone's name-sorted contents, kept on its
-        `ZoneRef` while the zone's list stays the same object (`ZoneRef.by_name`)."""
+        `ZoneRef` while the zone's list stays the same object (`ZoneRef.by_name`). `key` names
+        the only attribute `retry` reads of a component (say, its colour), when there is one:
+        see `_draw_keyed`."""
+        if key is not None and retry is not None:
+            self._draw_keyed(src, dest, retry, env, span, key)
+            return
         items = self.zones[src.idx]
         s = src.by_name
         if s is None or s[0] is not items:
@@ -355,18 +364,6 @@ class State:
         rejected: list[str] = []
         if retry is None:
             cands = ordered
-        elif key is not None:
-            verdict: dict[Any, Any] = {}
-            cands = []
-            for c in ordered:
-                k = c.d[key]
-                r = verdict.get(k, verdict)
-                if r is verdict:
-                    r = verdict[k] = retry(self, env, c)
-                if r:
-                    rejected.append(c.name)
-                else:
-                    cands.append(c)
         else:
             cands = []
             for c in ordered:
@@ -393,6 +390,52 @@ class State:
             rest = ordered[:]
             rest.remove(comp)
             src.by_name = (after, rest)
+        self.record_chance("draw", dest, drawn, span)
+
+    def _draw_keyed(self, src: ZoneRef, dest: ZoneRef, retry: Any, env: list, span: Any, key: str) -> None:
+        """`draw_random` with a `retry` that reads only the attribute `key` of a component: the
+        test runs once per value of it present, on the first component in name order having
+        it (the calls a test of every component makes when it skips the values already
+        tested), and the candidates are the components whose value it accepts, in name order,
+        chosen without a loop over the zone. The zone's name-sorted contents and their values
+        of `key` are kept in `draw_memo` while the zone's list stays the same object, and
+        carried to the list the draw leaves: a bag drawn from again and again is sorted once."""
+        items = self.zones[src.idx]
+        memo = self.draw_memo
+        s = memo.get((src.idx, key))
+        if s is None or s[0] is not items:
+            ordered = sorted(items, key=_NAME)
+            s = memo[(src.idx, key)] = (items, ordered, [c.d[key] for c in ordered])
+        ordered, keys = s[1], s[2]
+        accepted = None  # the values of `key` accepted, once some value is not
+        for k in dict.fromkeys(keys):
+            if retry(self, env, ordered[keys.index(k)]):
+                if accepted is None:
+                    accepted = set(keys)
+                accepted.discard(k)
+        if accepted is None:
+            cands = ordered
+        else:
+            cands = list(compress(ordered, map(accepted.__contains__, keys)))
+        if not cands:
+            return
+        about_to_record(self)
+        chance = self.chance
+        if chance.shares:
+            chance = self.chance = chance.own()
+        if chance.free:  # as `ChanceSource.pick` draws
+            comp = cands[chance.rng.randrange(len(cands))]
+            drawn = [comp.name]
+        else:
+            names = [c.name for c in cands]
+            rejected = [] if accepted is None else [c.name for c, k in zip(ordered, keys) if k not in accepted]
+            drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
+            comp = cands[names.index(drawn[-1])]
+        self.move_items(comp, dest)
+        after = self.zones[src.idx]
+        if src is not dest and after is not items:  # the same contents but `comp`, still in name order
+            i = ordered.index(comp)
+            memo[(src.idx, key)] = (after, ordered[:i] + ordered[i + 1:], keys[:i] + keys[i + 1:])
         self.record_chance("draw", dest, drawn, span)
 
     def _node(self, node: str, z: ZoneRef, src: ZoneRef, span: Any) -> ChanceNode:
@@ -464,7 +507,8 @@ class State:
 
 # never changed once setup has run (components are immutable; zone references are fixed)
 _SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
-                     "clone_plan", "scalar_members", "flat_members", "nested_members", "pure_memo"))
+                     "clone_plan", "scalar_members", "flat_members", "nested_members", "pure_memo",
+                     "draw_memo"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
