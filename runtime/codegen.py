@@ -1191,11 +1191,16 @@ class Gen:
         if memo >= 0:
             key = _attr_key(" ".join(doms[memo + 1:] + [t for f in fulls[memo + 1:] for t in f]), names[memo], self.scalar_attrs)
             cm = f"c{next(self.counter)}"
-            tail = "(" + "".join(x + ", " for x in names[memo + 1:]) + ")"
-            pre = "(" + "".join(x + ", " for x in names[: memo + 1]) + ")"
+            # a tail is the value of the one binder inside the memoised loops, else a tuple of
+            # theirs; each move is one tuple built from the binders outside and a tail
+            inner_names = names[memo + 1:]
+            tail = inner_names[0] if len(inner_names) == 1 else "(" + ", ".join(inner_names) + ")"
+            parts = [f"tl{j}" for j in range(len(inner_names))]
+            unpack = parts[0] if len(parts) == 1 else ", ".join(parts)
+            move = "(" + "".join(x + ", " for x in names[: memo + 1] + parts) + ")"
             lines += [f"{indent}tails.append({tail})", f"{indent}if first_only: return [{tup}]",
-                      f"{memo_ind}if tails:", f"{memo_ind}    if first_only: return [{pre} + tails[0]]",
-                      f"{memo_ind}    out += [{pre} + tl for tl in tails]"]
+                      f"{memo_ind}if tails:", f"{memo_ind}    if first_only: return [{move} for {unpack} in tails[:1]]",
+                      f"{memo_ind}    out += [{move} for {unpack} in tails]"]
             head = [f"{memo_ind}tails = {cm}.get({key or 0})", f"{memo_ind}if tails is None:",
                     f"{memo_ind}    tails = {cm}[{key or 0}] = []"] + [f"{memo_ind}    {c} = {{}}" for c in fill_caches]
             post.append((memo_at, 1, head))
