@@ -28,8 +28,6 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from runtime.values import Comp
-
 
 def ruleset_fn(st: Any, name: Any, arity: int | None = None) -> Callable[..., Any]:
     """The ruleset function called `name` as a Python callable `f(*args)` (evaluated in `st`).
@@ -151,30 +149,9 @@ def group_values(st: Any, items: Any, key: str, value: str, keys: Any = None) ->
     first-seen order, after every element of `keys`, which appear even when no item has them).
     One pass over `items` (a list or zone of components with both fields); raises KeyError
     when a component lacks one. The same map as
-    `{k: sorted-descending([c.value for c in items if c.key == k]) for k in keys}`.
-
-    The map (not to be changed) is memoised in `st.pure_memo` by the components themselves,
-    in order: a pool rebuilt for every state version (the cards not yet seen, say) is grouped
-    again only when a component joined or left it."""
-    items = st.items(items)
-    memo = getattr(st, "pure_memo", None)
-    if memo is not None and items.__class__ is list and items and items[0].__class__ is Comp:
-        mk = (_GROUPED, tuple(items), key, value, None if keys is None else tuple(st.items(keys)))
-        got = memo.get(mk)
-        if got is None:
-            if len(memo) >= _MEMO_MAX:
-                memo.clear()
-            got = memo[mk] = _group_values(st, items, key, value, keys)
-        return got
-    return _group_values(st, items, key, value, keys)
-
-
-_GROUPED = object()  # the first element of `group_values`'s keys in `State.pure_memo`
-_MEMO_MAX = 20_000  # as runtime.codegen's PURE_MEMO_MAX: the memo starts again when it holds as many
-
-
-def _group_values(st: Any, items: Any, key: str, value: str, keys: Any) -> dict[Any, list[Any]]:
+    `{k: sorted-descending([c.value for c in items if c.key == k]) for k in keys}`."""
     out: dict[Any, list[Any]] = {} if keys is None else {k: [] for k in st.items(keys)}
+    items = st.items(items)
     try:
         for c in items:
             d = c.d
