@@ -655,13 +655,7 @@ class Game:
             raise self._budget_error(exc, mc.rule) from None  # type: ignore[union-attr]
         except RecursionError as exc:
             raise self._budget_error(exc, "legal moves") from None
-        listing = self._listing = _new_listing(_Listing)  # made without a call of __init__
-        listing.st = st
-        listing.seat = seat
-        listing.version = st.version
-        listing.zones = None
-        listing.spans = spans
-        listing.bindings = bindings
+        listing = self._listing = _listed(st, seat, spans, bindings)
         self._made = [None] * len(bindings)
         return listing
 
@@ -690,15 +684,7 @@ class Game:
         except BudgetExceeded as exc:
             exc.rule = mc.rule  # type: ignore[union-attr]  # its requires or argument domains
             raise
-        # made without a call of __init__: once per state version
-        listing = _new_listing(_Listing)
-        listing.st = st
-        listing.seat = seat
-        listing.version = st.version
-        listing.zones = None
-        listing.spans = spans
-        listing.bindings = bindings
-        return listing
+        return _listed(st, seat, spans, bindings)
 
     def _encode_for(self, v: Any, viewer: int | None) -> Any:
         if v.__class__ is Comp:
@@ -1357,6 +1343,19 @@ def _instances(mc: MoveCode, st: State, first_only: bool = False) -> list[tuple]
 
 
 _DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
+
+
+def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _Listing:
+    """The listing of `seat`'s legal moves in `st` at its current version, made without a call
+    of `__init__` (once per state version)."""
+    listing = _new_listing(_Listing)
+    listing.st = st
+    listing.seat = seat
+    listing.version = st.version
+    listing.zones = None
+    listing.spans = spans
+    listing.bindings = bindings
+    return listing
 
 
 def _only_forced(spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> tuple[list[tuple[int, MoveCode]], list[tuple]]:

@@ -373,17 +373,7 @@ class State:
                     cands.append(c)
         if not cands:
             return
-        about_to_record(self)
-        chance = self.chance
-        if chance.shares:
-            chance = self.chance = chance.own()
-        if chance.free:  # as `ChanceSource.pick` draws
-            comp = cands[chance.rng.randrange(len(cands))]
-            drawn = [comp.name]
-        else:
-            names = [c.name for c in cands]
-            drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
-            comp = cands[names.index(drawn[-1])]
+        comp, drawn = self._pick(cands, lambda: rejected, src, dest, span)
         self.move_items(comp, dest)
         after = self.zones[src.idx]
         if src is not dest and after is not items:  # the same contents but `comp`, still in name order
@@ -419,24 +409,29 @@ class State:
             cands = list(compress(ordered, map(accepted.__contains__, keys)))
         if not cands:
             return
-        about_to_record(self)
-        chance = self.chance
-        if chance.shares:
-            chance = self.chance = chance.own()
-        if chance.free:  # as `ChanceSource.pick` draws
-            comp = cands[chance.rng.randrange(len(cands))]
-            drawn = [comp.name]
-        else:
-            names = [c.name for c in cands]
-            rejected = [] if accepted is None else [c.name for c, k in zip(ordered, keys) if k not in accepted]
-            drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected)
-            comp = cands[names.index(drawn[-1])]
+        comp, drawn = self._pick(cands, lambda: [] if accepted is None else [c.name for c, k in zip(ordered, keys) if k not in accepted],
+                                 src, dest, span)
         self.move_items(comp, dest)
         after = self.zones[src.idx]
         if src is not dest and after is not items:  # the same contents but `comp`, still in name order
             i = ordered.index(comp)
             memo[(src.idx, key)] = (after, ordered[:i] + ordered[i + 1:], keys[:i] + keys[i + 1:])
         self.record_chance("draw", dest, drawn, span)
+
+    def _pick(self, cands: list[Comp], rejected: Any, src: ZoneRef, dest: ZoneRef, span: Any) -> tuple[Comp, list[str]]:
+        """The component a random draw keeps among `cands` (name order), and the draw's outcome:
+        from the seeded RNG, or from a given outcome, which may list put-back components
+        first (`rejected()` names the ones the retry refuses, asked only then)."""
+        about_to_record(self)
+        chance = self.chance
+        if chance.shares:
+            chance = self.chance = chance.own()
+        if chance.free:  # as `ChanceSource.pick` draws
+            comp = cands[chance.rng.randrange(len(cands))]
+            return comp, [comp.name]
+        names = [c.name for c in cands]
+        drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected())
+        return cands[names.index(drawn[-1])], drawn
 
     def _node(self, node: str, z: ZoneRef, src: ZoneRef, span: Any) -> ChanceNode:
         return ChanceNode(node, z.key, src.key, self.rule, _src(span))
