@@ -6,6 +6,7 @@ FROM python:3.11-slim
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY api ./api
+COPY search ./search
 COPY dsl ./dsl
 COPY grammars ./grammars
 COPY ludex ./ludex

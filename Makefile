@@ -31,8 +31,8 @@ openapi: $(SERVE_STAMP)
 	$(PY) -m api.http.openapi
 
 lint: $(STAMP)
-	$(VENV)/bin/ruff check dsl runtime api ludex tests bench
-	$(VENV)/bin/mypy dsl runtime api ludex
+	$(VENV)/bin/ruff check dsl runtime search api ludex tests bench
+	$(VENV)/bin/mypy dsl runtime search api ludex
 
 # The browser tests (tests/browser) drive Debian's Chromium through Playwright; Playwright's own
 # browser download is not used (it needs hosts other than the package registries).

@@ -24,9 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from api.simulation import outcome_key  # noqa: E402
 from bench.handwritten import balloon_cup as hw  # noqa: E402
 from dsl import bundled_rulesets, load_ruleset  # noqa: E402
+from ludex.simulation import outcome_key  # noqa: E402
 from runtime import Game  # noqa: E402
 
 MAX_PLIES = 100_000

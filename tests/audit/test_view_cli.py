@@ -20,7 +20,7 @@ def test_ludex_view_serves_the_page_data_and_steps_of_a_log_file(tmp_path):
     store.dispose()
     (tmp_path / "kept.json").write_text(json.dumps(game["last"]))  # a player's saved move response
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "api.service_commands", "view", str(path), "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "ludex.service_commands", "view", str(path), "--port", str(port),
                              "--no-open", "--receipt", str(tmp_path / "kept.json")],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:

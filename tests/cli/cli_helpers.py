@@ -9,19 +9,19 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-import api.cli
+from ludex import cli as ludex_cli
 
 TOY = Path(__file__).parent / "toy"
-LUDEX = [sys.executable, "-c", "from api.cli import main; main()"]
+LUDEX = [sys.executable, "-c", "from ludex.cli import main; main()"]
 
-if not api.cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
-    api.cli._register_all()
+if not ludex_cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
+    ludex_cli._register_all()
 runner = CliRunner()
 
 
 def ludex(*args: str, input: str | None = None):
     """Run `ludex ARGS` in this process; returns Click's Result (exit_code, stdout, stderr)."""
-    return runner.invoke(api.cli.app, list(args), input=input)
+    return runner.invoke(ludex_cli.app, list(args), input=input)
 
 
 def ludex_process(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:

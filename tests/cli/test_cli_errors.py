@@ -9,9 +9,9 @@ import pytest
 import typer
 from cli_helpers import TOY, ludex, ludex_process
 
-import api.cli
 from dsl import check, check_text
 from dsl.loader import bundled_rulesets
+from ludex import cli as ludex_cli
 
 # The hint lists whatever is bundled, so the expected text follows the rulesets folder.
 BUNDLED = ", ".join(r.name for r in bundled_rulesets())
@@ -71,7 +71,7 @@ def test_version_and_completion():
 
 
 def _all_params():
-    group = typer.main.get_command(api.cli.app)
+    group = typer.main.get_command(ludex_cli.app)
     for name, cmd in group.commands.items():  # type: ignore[attr-defined]
         for p in cmd.params:
             yield name, p

@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 from rich.console import Console
 from textual.widgets import Input, OptionList, RichLog, Static
 
-from api.play_ui import PlayApp, parse_typed_move
 from dsl import load_from_sources
+from ludex.play_ui import PlayApp, parse_typed_move
 from runtime import Game
 
 RACE = """\

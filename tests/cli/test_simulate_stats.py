@@ -10,10 +10,10 @@ import random
 import pytest
 from cli_helpers import TOY, ludex
 
-from api.simulation import quantiles, wilson
 from dsl import load_ruleset
+from ludex.simulation import quantiles, wilson
 from runtime import Game
-from runtime.search import determinise
+from search.determinise import determinise
 
 
 @pytest.mark.parametrize("aces", [1, 3])

@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TUTORIAL = (ROOT / "docs" / "tutorial.md").read_text()
 GAME = re.search(r"```ludex\n(.*?)```", TUTORIAL, re.S).group(1)  # type: ignore[union-attr]
-LUDEX = [sys.executable, "-c", "from api.cli import main; main()"]
+LUDEX = [sys.executable, "-c", "from ludex.cli import main; main()"]
 
 
 def ludex(cwd: Path, *args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:

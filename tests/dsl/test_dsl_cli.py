@@ -1,5 +1,5 @@
 """The designer command line: `ludex check` (text and --json), `ludex graph` (Mermaid, DOT)
-and `ludex ir`, run through Typer's CliRunner against `api.cli.app`."""
+and `ludex ir`, run through Typer's CliRunner against `ludex.cli.app`."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ import pytest
 from dsl_helpers import HERE, edit
 from typer.testing import CliRunner
 
-import api.cli
 from dsl import load_ruleset
 from dsl.graph import BY_SEAT, TURN_PASSES, edges, entry
+from ludex import cli as ludex_cli
 
-if not api.cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
-    api.cli._register_all()
+if not ludex_cli.app.registered_commands:  # main() registers lazily; other test modules may have done it
+    ludex_cli._register_all()
 runner = CliRunner()
 
 
 def ludex(*args: str):
-    return runner.invoke(api.cli.app, list(args))
+    return runner.invoke(ludex_cli.app, list(args))
 
 
 @pytest.fixture

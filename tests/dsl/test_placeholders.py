@@ -9,12 +9,12 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-import api.cli
 from dsl import load_ruleset
 from dsl.placeholders import count_by_kind, placeholders
+from ludex import cli as ludex_cli
 
-if not api.cli.app.registered_commands:
-    api.cli._register_all()
+if not ludex_cli.app.registered_commands:
+    ludex_cli._register_all()
 runner = CliRunner()
 
 GAME = '''game shop_demo
@@ -51,7 +51,7 @@ def shop(tmp_path):
 
 
 def ludex(*args: str):
-    return runner.invoke(api.cli.app, list(args))
+    return runner.invoke(ludex_cli.app, list(args))
 
 
 def test_each_placeholder_has_its_line_kind_and_text(shop):

@@ -20,7 +20,7 @@ COMPOSE = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
 
 
 def _help(command: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "api.service_commands", command, "--help"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "ludex.service_commands", command, "--help"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
     return done.stdout

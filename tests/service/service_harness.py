@@ -47,7 +47,7 @@ class Server:
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen(
             [
-                sys.executable, "-m", "api.service_commands", "serve",
+                sys.executable, "-m", "ludex.service_commands", "serve",
                 "--db", self.db_url,
                 "--http-port", str(self.http_port),
                 "--grpc-port", str(self.grpc_port),
@@ -86,9 +86,9 @@ class Server:
 
 
 def run_cli(*args: str, input_text: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run `python -m api.service_commands ARGS` and capture its output."""
+    """Run `python -m ludex.service_commands ARGS` and capture its output."""
     return subprocess.run(
-        [sys.executable, "-m", "api.service_commands", *args],
+        [sys.executable, "-m", "ludex.service_commands", *args],
         cwd=ROOT, capture_output=True, text=True, timeout=120, input=input_text,
     )
 

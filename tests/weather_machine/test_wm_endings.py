@@ -7,7 +7,7 @@ import random
 import pytest
 from wm_helpers import new_game, playout, ruleset, var
 
-from api.simulation import simulate
+from ludex.simulation import simulate
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])

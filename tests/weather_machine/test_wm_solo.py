@@ -13,7 +13,7 @@ from pathlib import Path
 
 from wm_helpers import HOOKS, play, ruleset, step, var, zone
 
-from api.simulation import simulate
+from ludex.simulation import simulate
 from runtime import Game
 
 HOOK_DIR = Path(__file__).with_name("hooks")

@@ -2,7 +2,7 @@
 
 - `random`: a uniformly random legal move.
 - `greedy`: one-ply lookahead. Each legal move is tried on `samples` determinised copies of
-  the game (`runtime.search.determinise`: hidden cards dealt again as the seat could imagine
+  the game (`search.determinise.determinise`: hidden cards dealt again as the seat could imagine
   them); a move is worth its outcome for the seat when it ends the game (1 for a win, 0.5 for
   a draw, 0 for a loss, the team score in a team game), else the rules' own score where they
   declare one (`fn score(s: seat)` or `fn score()`), else nothing. The best average wins,
@@ -20,7 +20,7 @@ import random
 import time
 from typing import Any, Protocol
 
-from runtime.search import determinise
+from search.determinise import determinise
 
 BOTS = ("random", "greedy", "mcts")
 

@@ -1,6 +1,6 @@
 """`ludex play` in a real terminal UI (Textual): one person plays one seat against bots.
 
-The screen: the turn line (ply, step, seat to act) on top; the board as `api.board` draws it
+The screen: the turn line (ply, step, seat to act) on top; the board as `ludex.board` draws it
 (zones by name and by entity, counts for what the seat cannot see); the seat's legal moves
 grouped by move name under the move's own rule text; a line to type a move by hand (an
 illegal one is refused with the rule's reason); the event log, each event with the rule that
@@ -21,7 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from api.board import board, outcome_line, turn_line
+from ludex.board import board, outcome_line, turn_line
 from runtime import IllegalMove, Move
 
 

@@ -1,6 +1,6 @@
 """Playouts with statistics (`ludex simulate`, bench/).
 
-Plays `games` games, every seat choosing with one bot (`api.bots`: random by default) from a
+Plays `games` games, every seat choosing with one bot (`search.bots`: random by default) from a
 seeded RNG, and reports outcomes by seat with 95% Wilson intervals, draws, game length and
 score quantiles, branching factor and speed.
 """
@@ -49,7 +49,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     returns a JSON-able dict of statistics.
 
     With `save`, each game's complete log is written to `save/game-NNNN.jsonl` in the format
-    of `ludex export` (see `api.saved_games`), its seed revealed once it ended.
+    of `ludex export` (see `ludex.saved_games`), its seed revealed once it ended.
 
     Keys: ruleset, variants, seats, games, plies, seconds, playouts_per_s, plies_per_s,
     outcomes ({label: count}), reasons, mean/min/max_plies, mean_branching, mean_team_score,
@@ -59,7 +59,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     draws ({games, rate, ci95}), length_quantiles and score_quantiles ({"team" or seat:
     quantiles}; quantiles are {min, p10, p25, median, p75, p90, max}).
     """
-    from api.bots import make_bot
+    from search.bots import make_bot
 
     rng = random.Random(seed)
     player = make_bot(bot, rng, seconds, iterations)
@@ -97,7 +97,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
             plies += 1
         lengths.append(plies)
         if save is not None:
-            from api.saved_games import game_log, write_log
+            from ludex.saved_games import game_log, write_log
 
             write_log(save / f"game-{i + 1:04d}.jsonl", game_log(rs, n_seats, options, f"{seed}:{i}", played))
         if stuck:

@@ -1,6 +1,6 @@
 """The `ludex` command line: designer tools (check, graph, simulate, play) and service tools.
 
-Service commands (serve, replay, audit, export) live in `api/service_commands.py` and are
+Service commands (serve, replay, audit, export) live in `ludex/service_commands.py` and are
 registered onto the same Typer app, so one `ludex` binary carries both.
 
 Bad input never shows a traceback: a command calls `fail(message, hint)`, which prints one
@@ -66,7 +66,7 @@ def _root(
 
 
 def _register_all() -> None:
-    from api import designer_commands, service_commands
+    from ludex import designer_commands, service_commands
 
     designer_commands.register(app)
     service_commands.register(app)

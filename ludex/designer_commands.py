@@ -1,6 +1,6 @@
 """Designer commands of the `ludex` CLI: check, graph, ir, simulate, play.
 
-Thin faces over `dsl` (checking, the turn-structure graph) and `api.simulation`.
+Thin faces over `dsl` (checking, the turn-structure graph) and `ludex.simulation`.
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from api.cli import fail
 from dsl import Ruleset, RulesetError, UnknownRuleset, check, load_ruleset, parse_expr
 from dsl.diagnostics import names_hint
 from dsl.ir import to_data
 from dsl.placeholders import count_by_kind, placeholders
+from ludex.cli import fail
 
 RulesetArg = typer.Argument(..., help="bundled ruleset name, or your own folder (with game.ludex) or .ludex file")
 VariantOpt = typer.Option([], "--variant", "-v", help="variant to apply (repeatable, applied in order)")
@@ -172,14 +172,14 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Playouts with statistics: win rates by seat with 95% intervals, draws, game length and
         score quantiles, branching, speed."""
-        from api.simulation import simulate
+        from ludex.simulation import simulate
 
         rs = _load(ruleset, variant)
         opts = parse_options(rs, option)
         seats = seat_count(rs, seats)
         new_game(rs, seats, opts, seed="check")  # the rules' own refusal, before any progress bar
         console = Console(stderr=True)
-        from api.bots import BOTS
+        from search.bots import BOTS
 
         if bot not in BOTS:
             fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS), "bots"))
@@ -231,7 +231,7 @@ def register(app: typer.Typer) -> None:
         played: list[tuple[int, dict[str, Any]]] = []
         console = Console()
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
-            from api.play_ui import PlayApp
+            from ludex.play_ui import PlayApp
 
             PlayApp(g, seat, lambda game, actor, moves: rng.choice(moves), lambda s, m: played.append((s, m))).run()
         while plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -260,7 +260,7 @@ def register(app: typer.Typer) -> None:
                 console.print(f"[red]there is no move {choice}: choose 0 to {len(moves) - 1}[/red]")
         console.print(f"game over: {json.dumps(g.outcome)}" if g.terminal else f"left the game unfinished after {len(g.events)} events")
         if save is not None:
-            from api.saved_games import game_log, write_log
+            from ludex.saved_games import game_log, write_log
 
             write_log(save, game_log(rs, seats, opts, game_seed, played))
             typer.echo(f"saved the game's log to {save} (ludex replay {save} --final; ludex audit {save})")
@@ -303,7 +303,7 @@ def _load(ruleset: str, variants: list[str]) -> Ruleset:
 
 
 def _plot(stats: dict, path: Path) -> None:
-    from api.plot import plot_stats
+    from ludex.plot import plot_stats
 
     try:
         plot_stats(stats, path)

@@ -1,9 +1,9 @@
 """Service commands of the `ludex` CLI: serve, replay, audit, export, keys, view.
 
-`register(app)` adds them to the Typer app built in `api/cli.py`. They are thin faces over
+`register(app)` adds them to the Typer app built in `ludex/cli.py`. They are thin faces over
 `api.app`: `serve` runs the HTTP and gRPC faces over one `GameService` in one event loop;
 `replay` and `audit` work on an exported log file alone, with no database or server.
-Run standalone with `python -m api.service_commands`.
+Run standalone with `python -m ludex.service_commands`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Any, Iterator, Optional
 import typer
 
 from api.app.logschema import strict_loads
-from api.cli import fail
 from api.store import DEFAULT_URL
+from ludex.cli import fail
 
 
 def _read_log(path: Path) -> list[dict[str, Any]]:
@@ -264,7 +264,7 @@ def replay(
         return
     from rich.console import Console
 
-    from api.board import board, turn_line
+    from ludex.board import board, turn_line
 
     title = f"{turn_line(result['view'])} · event {result['at']}" + (
         f" (the state after event {result['state_after']})" if result["state_after"] != result["at"] else ""

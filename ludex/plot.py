@@ -2,7 +2,7 @@
 
 Three panels: the win rate of each seat (and draws) with its 95% Wilson interval, the game
 length distribution, and the final scores (team score, or each seat's) as box plots of their
-quantiles. Only the statistics are needed (`api.simulation.simulate`'s dict).
+quantiles. Only the statistics are needed (`ludex.simulation.simulate`'s dict).
 """
 
 from __future__ import annotations
