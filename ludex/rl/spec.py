@@ -29,6 +29,9 @@ class Spec:
         self.table = ActionTable(probe, ordinal_cap=ordinal_cap)
         self.encoder = ObservationEncoder(probe)
         self.nseats = probe.st.nseats  # automaton seats included: they have no agent
+        # the components in the game's order (OpenSpiel's chance actions number them)
+        self.comp_names = [c.name for c in probe.st.comps]
+        self.comp_ids = {n: i for i, n in enumerate(self.comp_names)}
 
     def new_game(self, seed: int | str | None, **kw: Any) -> Game:
         return Game.new(self.rs, self.seats, self.options, seed=seed, **kw)
