@@ -33,8 +33,8 @@ def gym_env(ruleset: Any, seats: int | None = None, variants: tuple[str, ...] | 
             max_steps: int | None = None, render_mode: str | None = None, ordinal_cap: int | None = None,
             illegal: str = "raise") -> Any:
     """A Gymnasium `Env` where the agent plays `seat` and the Ludex bot `opponent` (`random`,
-    `greedy` or `mcts`: `search.bots`) plays every other seat; see `ludex.rl.gym_env`."""
-    from ludex.rl.gym_env import LudexGym
+    `greedy` or `mcts`: `search.bots`) plays every other seat; see `ludex.rl.gymnasium_env`."""
+    from ludex.rl.gymnasium_env import LudexGym
 
     return LudexGym(_spec(ruleset, seats, variants, options, ordinal_cap), seat=seat, opponent=opponent, shaped=shaped,
                     max_steps=max_steps, render_mode=render_mode, illegal=illegal)

@@ -35,6 +35,7 @@ import attrs
 
 from dsl import ast as A
 from runtime import Game, IllegalMove, Move
+from runtime.values import Comp, Ent
 
 DEFAULT_ORDINAL_CAP = 32
 _UNKNOWN = object()
@@ -155,6 +156,7 @@ class ActionTable:
             [{_key(v): i for i, v in enumerate(_members(u))} for u in b.universes] for b in blocks]
         # (state version, seat, action -> index in the legal moves, state): `legal`'s last answer
         self._listing: tuple[int, int, dict[int, int], Any] | None = None
+        self._seen_by: dict[int, list[bool]] = {}
 
     # ---- the universes ----
     def _universe(self, node: A.Node) -> Universe:
@@ -177,9 +179,9 @@ class ActionTable:
                 return Values(tuple(self._enums[name]))
         v = self._static(node, None)
         if v is not _UNKNOWN and isinstance(v, (list, tuple)):
-            if v and all(x.__class__.__name__ == "Comp" for x in v):
+            if v and all(x.__class__ is Comp for x in v):
                 return Components(tuple(c.name for c in v), 0)
-            if v and all(x.__class__.__name__ == "Ent" for x in v):
+            if v and all(x.__class__ is Ent for x in v):
                 return Entities(tuple(e.name for e in v))
             if all(isinstance(x, (int, str, bool)) for x in v):
                 return Values(tuple(dict.fromkeys(v)))
@@ -283,11 +285,64 @@ class ActionTable:
         if got is not None and got[0] == st.version and got[1] == seat and got[3] is st:
             return got[2]
         moves = game.legal_moves(seat)
+        listing = getattr(moves, "_listing", None)
+        if listing is None or moves._full:  # type: ignore[attr-defined]
+            out = self._legal_slow(moves)
+        else:
+            out = self._legal_fast(st, seat, listing)
+        self._listing = (st.version, seat, out, st)
+        return out
+
+    def _legal_slow(self, moves: list[Move]) -> dict[int, int]:
+        """Numbers from each move's encoded arguments (what a client would send)."""
         out: dict[int, int] = {}
         ordinals: dict[tuple, dict[str, int]] = {}
         for i, m in enumerate(moves):
             out[self._number(m, ordinals)] = i
-        self._listing = (st.version, seat, out, st)
+        return out
+
+    def _legal_fast(self, st: Any, seat: int, listing: Any) -> dict[int, int]:
+        """Numbers from the listing's bound values, without encoding the moves: a component
+        counts by name where the seat sees its zone, else by its place, as `Move.args` says."""
+        out: dict[int, int] = {}
+        bindings = listing.bindings
+        visible = self._visible(st, seat)
+        loc, zones = st.loc, st.zones
+        start = 0
+        for end, mc in listing.spans:
+            k_b = self._block_no[mc.name]
+            b = self.blocks[k_b]
+            if any(u.__class__ is Ordinal for u in b.universes):
+                ordinals: dict[tuple, dict[str, int]] = {}
+                moves = [Move(mc.name, dict(zip(mc.names, (listing.encode(v) for v in bindings[i])))) for i in range(start, end)]
+                for i, m in zip(range(start, end), moves):
+                    out[self._number(m, ordinals)] = i
+                start = end
+                continue
+            index = self._index[k_b]
+            args = list(zip(index, b.radix, b.universes))
+            for i in range(start, end):
+                action = b.offset
+                for v, (ix, r, u) in zip(bindings[i], args):
+                    cls = v.__class__
+                    if cls is Comp:
+                        zi = loc[v.id]
+                        if zi is None or visible[zi]:
+                            k = ix.get(v.name)
+                        else:
+                            k = len(u.names) + zones[zi].index(v)  # type: ignore[union-attr]
+                            if k >= u.size:
+                                k = None
+                    elif cls is Ent:
+                        k = ix.get(v.name)
+                    else:
+                        k = ix.get(("b", v) if cls is bool else v)
+                    if k is None:
+                        raise ActionSpaceTooSmall(f"move '{mc.name}': a value {v!r} is not in its argument's universe "
+                                                  f"({u.__class__.__name__}, {u.size} values)")
+                    action += k * r
+                out[action] = i
+            start = end
         return out
 
     def _number(self, m: Move, ordinals: dict[tuple, dict[str, int]]) -> int:
@@ -318,6 +373,13 @@ class ActionTable:
                 prefix = prefix + (k,)
             action += k * r
         return action
+
+    def _visible(self, st: Any, seat: int) -> list[bool]:
+        """Per zone index, whether `seat` sees its contents (fixed: visibility and owner never change)."""
+        got = self._seen_by.get(seat)
+        if got is None or len(got) != len(st.zone_refs):
+            got = self._seen_by[seat] = [z.visible_to(seat) for z in st.zone_refs]
+        return got
 
     def to_move(self, game: Game, seat: int, action: int) -> Move:
         """The legal move `action` stands for now. Raises IllegalMove when it is not legal

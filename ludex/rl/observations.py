@@ -56,12 +56,12 @@ class ObservationEncoder:
         self._terminal = self._field("terminal", ["terminal"])
         ncomp = len(st.comps)
         # per zone: (ZoneRef, count offset, presence positions by component id (-1: not held))
-        self._zones: list[tuple[Any, int, np.ndarray]] = []
+        self._zones: list[tuple[Any, int, list[int]]] = []
         for z in st.zone_refs:
             kinds = set(z.holds.split("|"))
             held = [c for c in st.comps if c.kind in kinds]
             at = self._field(f"zone {z.key}", ["count", "seen"] + [c.name for c in held])
-            pos = np.full(ncomp, -1, dtype=np.int64)
+            pos = [-1] * ncomp  # component id -> its presence bit (a list: read per component)
             for k, c in enumerate(held):
                 pos[c.id] = at + 2 + k
             self._zones.append((z, at, pos))
@@ -81,10 +81,16 @@ class ObservationEncoder:
             ent_kinds.setdefault(e.kind, []).append(e.name)
         self._types = (enums, comp_kinds, ent_kinds)
         self._vars: list[tuple[str, int, Any]] = []  # (name, offset, writer)
+        self._scalars: list[tuple[str, int]] = []  # plain int, seat and bool variables: (name, offset)
         for v in rs.vars:
             labels, write = self._var_encoding(v.type, per_seat=v.per_seat, per=v.per, nseats=n)
-            if labels:
-                self._vars.append((v.name, self._field(f"var {v.name}", labels), write))
+            if not labels:
+                continue
+            at = self._field(f"var {v.name}", labels)
+            if v.type.name in ("int", "seat", "bool") and not (v.type.optional or v.per_seat or v.per):
+                self._scalars.append((v.name, at))
+            else:
+                self._vars.append((v.name, at, write))
         decls = {e.name: e for e in rs.entity_types}
         self._ents: list[tuple[Any, int, list[tuple[str, int, Any]]]] = []
         for e in st.entities:
@@ -97,7 +103,8 @@ class ObservationEncoder:
                 if labels:
                     members.append((m.name, self._field(f"entity {e.name}.{m.name}", labels), write))
             self._ents.append((e, at, members))
-        self._mark_bits: dict[str, int] = {}
+        self._mark_bits: dict[int, tuple[tuple, list[int]]] = {}
+        self._plans: dict[int, tuple] = {}
 
     def _field(self, name: str, labels: list[str]) -> int:
         at = self.size
@@ -184,47 +191,62 @@ class ObservationEncoder:
         return None
 
     # ---- encoding ----
+    def _plan(self, seat: int) -> tuple:
+        """What `encode` reads for `seat`, worked out once: per zone whether the seat sees its
+        contents (a zone's visibility and owner never change), and the int and bool variables
+        written as one batch."""
+        plan = self._plans.get(seat)
+        if plan is None:
+            seen = [(z.idx, pos) for z, _at, pos in self._zones if z.visible_to(seat)]
+            seen_flags = [at + 1 for z, at, _pos in self._zones if z.visible_to(seat)]
+            counted = [(z.idx, at) for z, at, _pos in self._zones if z.count_visible()]
+            plan = self._plans[seat] = (seen, seen_flags, counted,
+                                        frozenset(z.idx for z, _at, _pos in self._zones if z.visible_to(seat)))
+        return plan
+
     def encode(self, game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """`seat`'s observation of `game` (float32, length `size`); written into `out` when given."""
         if out is None:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0.0)
+        # single entries are written through a memoryview: a tenth of numpy's cost per item
+        mv = memoryview(out)
         st = game.st
-        out[self._seat + seat] = 1.0
-        if st.terminal:
-            out[self._terminal] = 1.0
-        else:
-            out[self._actor + st.actor] = 1.0
+        seen, seen_flags, counted, seen_set = self._plan(seat)
+        zones = st.zones
+        mv[self._seat + seat] = 1.0
+        mv[self._terminal if st.terminal else self._actor + st.actor] = 1.0
         i = self._steps.get(st.step)
         if i is not None:
-            out[self._step + i] = 1.0
-        zones = st.zones
-        seen: list[int] = []
-        for z, at, pos in self._zones:
-            items = zones[z.idx]
-            if z.count_visible():
-                out[at] = len(items)
-            if z.visible_to(seat):
-                out[at + 1] = 1.0
-                if items:
-                    out[pos[[c.id for c in items]]] = 1.0
-                seen.append(z.idx)
+            mv[self._step + i] = 1.0
+        for zi, at in counted:
+            mv[at] = len(zones[zi])
+        for at in seen_flags:
+            mv[at] = 1.0
+        for zi, posl in seen:
+            for c in zones[zi]:
+                mv[posl[c.id]] = 1.0
         if st.marks:
-            self._marks(st, seat, out, set(seen))
+            self._marks(st, seen_set, mv)
         g = st.g
+        for name, at in self._scalars:
+            mv[at] = g[name]
         for name, at, write in self._vars:
             write(out, at, g[name])
-        for e, at, members in self._ents:
+        for e, e_at, members in self._ents:
             if e.alive:
-                out[at] = 1.0
+                mv[e_at] = 1.0
             d = e.d
             for name, m_at, write in members:
                 write(out, m_at, d[name])
         return out
 
-    def _marks(self, st: Any, seat: int, out: np.ndarray, seen: set[int]) -> None:
-        loc, zones = st.loc, st.zones
+    def _marks(self, st: Any, seen: frozenset[int], mv: memoryview) -> None:
+        """Set the mark bits the seat sees: on components in zones it sees, else on the place
+        of a zone it does not see (`_slot_marks`)."""
+        loc, zones, comps = st.loc, st.zones, st.comps
+        bits_of = self._mark_bits
         for cid, marks in st.marks.items():
             zi = loc[cid]
             if zi is None:
@@ -235,14 +257,18 @@ class ObservationEncoder:
                 slot_at = self._slot_marks.get(zi)
                 if slot_at is None:
                     continue
-                place = next(k for k, c in enumerate(zones[zi]) if c.id == cid)
-                base = slot_at + place * MARK_BUCKETS
-            for m in marks:
-                out[base + self._bit(m)] = 1.0
+                base = slot_at + zones[zi].index(comps[cid]) * MARK_BUCKETS
+            got = bits_of.get(id(marks))
+            if got is None or got[0] is not marks:
+                got = self._bits(marks)
+            for b in got[1]:
+                mv[base + b] = 1.0
 
-    def _bit(self, mark: Any) -> int:
-        text = repr(mark)
-        b = self._mark_bits.get(text)
-        if b is None:
-            b = self._mark_bits[text] = zlib.crc32(text.encode()) % MARK_BUCKETS
-        return b
+    def _bits(self, marks: tuple) -> tuple[tuple, list[int]]:
+        """The mark bits of a component's marks (a tuple the state replaces, never changes):
+        kept by the tuple's id with the tuple itself, so the id cannot be reused meanwhile."""
+        if len(self._mark_bits) > 100_000:
+            self._mark_bits.clear()
+        bits = sorted({zlib.crc32(repr(m).encode()) % MARK_BUCKETS for m in marks})
+        got = self._mark_bits[id(marks)] = (marks, bits)
+        return got

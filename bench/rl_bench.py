@@ -1,0 +1,117 @@
+"""Learning environments' cost (issue 30): a PettingZoo step against a bare engine ply, and
+the time to encode one Hanabi observation.
+
+    python bench/rl_bench.py [--plies 3000]
+
+- bare ply: `legal_moves(actor)`, a random choice, `apply` (what a random playout does).
+- AEC step: `env.last()` (the observation vector and the action mask of the agent to act),
+  a random legal action from the mask, `env.step(action)`.
+Both play random games to their end, new games as needed, until `plies` plies; the figure is
+the mean per ply and the overhead is AEC step / bare ply - 1 (target: <= 20%).
+- Hanabi observation: `ObservationEncoder.encode` of seat 0 over positions of random games
+  (target: <= 20 us), and the action mask alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from dsl.loader import load_ruleset
+from ludex import rl
+from runtime import Game
+
+CASES = [("hanabi", 2), ("hanabi", 4), ("battle_line", 2), ("balloon_cup", 2), ("weather_machine", 2)]
+
+
+def bare(rs, seats: int, plies: int, seed: int) -> float:
+    rng = random.Random(seed)
+    done, spent, k = 0, 0.0, 0
+    while done < plies:
+        g = Game.new(rs, seats, seed=seed + k)
+        k += 1
+        t = time.perf_counter()
+        while not g.terminal and done < plies:
+            s = g.st.actor
+            moves = g.legal_moves(s)
+            if not moves:
+                break
+            g.apply(s, moves[rng.randrange(len(moves))])
+            done += 1
+        spent += time.perf_counter() - t
+    return spent / done
+
+
+def aec(rs, seats: int, plies: int, seed: int) -> float:
+    rng = random.Random(seed)
+    env = rl.aec_env(rs, seats=seats)
+    done, spent, k = 0, 0.0, 0
+    while done < plies:
+        env.reset(seed=seed + k)
+        k += 1
+        t = time.perf_counter()
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+            if done >= plies:
+                break
+        spent += time.perf_counter() - t
+    return spent / done
+
+
+def encoding(plies: int, seed: int) -> tuple[float, float]:
+    from ludex.rl.aec import action_mask
+    from ludex.rl.spec import Spec
+
+    spec = Spec("hanabi", 2)
+    rng = random.Random(seed)
+    positions = []
+    g = spec.new_game(seed=seed)
+    while len(positions) < 200:
+        if g.terminal:
+            g = spec.new_game(seed=rng.getrandbits(32))
+        positions.append(g.clone())
+        moves = g.legal_moves(g.st.actor)
+        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
+    out = np.zeros(spec.encoder.size, np.float32)
+    reps = max(1, plies // len(positions))
+    t = time.perf_counter()
+    for _ in range(reps):
+        for p in positions:
+            spec.encoder.encode(p, 0, out)
+    enc = (time.perf_counter() - t) / (reps * len(positions))
+    t = time.perf_counter()
+    for _ in range(reps):
+        for p in positions:
+            action_mask(spec, p, p.st.actor)
+    mask = (time.perf_counter() - t) / (reps * len(positions))
+    return enc, mask
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--plies", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=7)
+    a = ap.parse_args()
+    print(f"{'ruleset':<18}{'seats':>6}{'bare ply us':>13}{'AEC step us':>13}{'overhead':>10}")
+    for name, seats in CASES:
+        rs = load_ruleset(name)
+        bare(rs, seats, 200, a.seed)  # warm: compiled code, templates
+        aec(rs, seats, 200, a.seed)
+        b = bare(rs, seats, a.plies, a.seed)
+        e = aec(rs, seats, a.plies, a.seed)
+        print(f"{name:<18}{seats:>6}{b * 1e6:>13.1f}{e * 1e6:>13.1f}{e / b - 1:>10.0%}")
+    enc, mask = encoding(20_000, a.seed)
+    print(f"hanabi (2 seats) observation encoding: {enc * 1e6:.1f} us; action mask: {mask * 1e6:.1f} us")
+
+
+if __name__ == "__main__":
+    main()
