@@ -211,7 +211,7 @@ class ObservationEncoder:
         else:
             out.fill(0.0)
         # single entries are written through a memoryview: a tenth of numpy's cost per item
-        mv = memoryview(out)
+        mv: Any = out.data  # the array's memoryview
         st = game.st
         seen, seen_flags, counted, seen_set = self._plan(seat)
         zones = st.zones
@@ -242,7 +242,7 @@ class ObservationEncoder:
                 write(out, m_at, d[name])
         return out
 
-    def _marks(self, st: Any, seen: frozenset[int], mv: memoryview) -> None:
+    def _marks(self, st: Any, seen: frozenset[int], mv: Any) -> None:
         """Set the mark bits the seat sees: on components in zones it sees, else on the place
         of a zone it does not see (`_slot_marks`)."""
         loc, zones, comps = st.loc, st.zones, st.comps

@@ -12,9 +12,12 @@
   is known (`runtime.OutcomeNeeded` names the node and its candidates).
 - Returns: +1 a win, -1 a loss, 0 a draw, or the team score to every seat
   (`ludex.rl.spec.outcome_rewards`); a decision with no legal move ends the game with 0s.
-- Observation string: the seat's view as JSON. Information-state string: the seat, then
-  every event as the seat saw it (perfect recall). Both tensors are the seat's observation
-  vector (`ludex.rl.observations`): the information-state tensor is not perfect recall.
+- Observation string: the seat's view as JSON. Information-state string: the seat, every
+  event as the seat saw it (the moves, with what it could not see as slot references, and
+  the chance outcomes it saw), and its view now: recall of everything that happened, and
+  of the zones as they are now (a card the seat saw and that went back into a hidden deck
+  through no event is forgotten). Both tensors are the seat's observation vector
+  (`ludex.rl.observations`): the information-state tensor does not recall the past.
 - `resample_from_infostate` deals the hidden components again as the seat could imagine them
   (`search.determinise`), for OpenSpiel's ISMCTS.
 
@@ -297,7 +300,9 @@ def _info_string(state: LudexSpielState, player: int) -> str:
         del seen[:]
     for e in events[len(seen):]:
         seen.append(json.dumps(g.event_view(e, player), sort_keys=True))
-    return f"[{player}, " + ", ".join(seen) + "]"
+    # the events say what happened, the view what the seat holds now (a deal from the top of
+    # a deck is no event: the cards dealt show only in the view)
+    return f"[{player}, [" + ", ".join(seen) + "], " + json.dumps(g.view(player), sort_keys=True) + "]"
 
 
 class LudexObserver:
