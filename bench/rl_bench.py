@@ -4,10 +4,13 @@ the time to encode one Hanabi observation.
     python bench/rl_bench.py [--plies 3000]
 
 - bare ply: `legal_moves(actor)`, a random choice, `apply` (what a random playout does).
-- AEC step: `env.last()` (the observation vector and the action mask of the agent to act),
-  a random legal action from the mask, `env.step(action)`.
+- AEC cycle: `env.last()` (the observation vector and the action mask of the agent to act),
+  a random legal action from the mask, `env.step(action)`; `last()` and `step()` are also
+  timed alone.
 Both play random games to their end, new games as needed, until `plies` plies; the figure is
-the mean per ply and the overhead is AEC step / bare ply - 1 (target: <= 20%).
+the mean per ply and the overhead is AEC cycle / bare ply - 1 (target: <= 20%). A machine
+speed reference is printed first: on a shared machine the absolute figures move with the
+load, the ratios much less.
 - Hanabi observation: `ObservationEncoder.encode` of seat 0 over positions of random games
   (target: <= 20 us), and the action mask alone.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+import timeit
 
 import numpy as np
 
@@ -45,26 +49,34 @@ def bare(rs, seats: int, plies: int, seed: int) -> float:
     return spent / done
 
 
-def aec(rs, seats: int, plies: int, seed: int) -> float:
+def aec(rs, seats: int, plies: int, seed: int) -> tuple[float, float, float]:
+    """Per ply: the whole cycle, `last()` (observation and mask) alone, `step()` alone."""
     rng = random.Random(seed)
     env = rl.aec_env(rs, seats=seats)
-    done, spent, k = 0, 0.0, 0
+    done, spent, in_last, in_step, k = 0, 0.0, 0.0, 0.0, 0
+    clock = time.perf_counter
     while done < plies:
         env.reset(seed=seed + k)
         k += 1
-        t = time.perf_counter()
+        t = clock()
         for _agent in env.agent_iter():
+            t0 = clock()
             obs, _r, term, trunc, _i = env.last()
+            t1 = clock()
             if term or trunc:
                 env.step(None)
                 continue
             legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
+            a = int(legal[rng.randrange(len(legal))])
+            t2 = clock()
+            env.step(a)
+            in_step += clock() - t2
+            in_last += t1 - t0
             done += 1
             if done >= plies:
                 break
-        spent += time.perf_counter() - t
-    return spent / done
+        spent += clock() - t
+    return spent / done, in_last / done, in_step / done
 
 
 def encoding(plies: int, seed: int) -> tuple[float, float]:
@@ -101,14 +113,16 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=7)
     a = ap.parse_args()
-    print(f"{'ruleset':<18}{'seats':>6}{'bare ply us':>13}{'AEC step us':>13}{'overhead':>10}")
+    ref = min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000
+    print(f"machine speed reference: sum(range(1000)) = {ref * 1e6:.1f} us (the load of a shared machine shows here)")
+    print(f"{'ruleset':<18}{'seats':>6}{'bare ply us':>13}{'AEC cycle us':>14}{'overhead':>10}{'last() us':>11}{'step() us':>11}")
     for name, seats in CASES:
         rs = load_ruleset(name)
         bare(rs, seats, 200, a.seed)  # warm: compiled code, templates
         aec(rs, seats, 200, a.seed)
         b = bare(rs, seats, a.plies, a.seed)
-        e = aec(rs, seats, a.plies, a.seed)
-        print(f"{name:<18}{seats:>6}{b * 1e6:>13.1f}{e * 1e6:>13.1f}{e / b - 1:>10.0%}")
+        e, last, step = aec(rs, seats, a.plies, a.seed)
+        print(f"{name:<18}{seats:>6}{b * 1e6:>13.1f}{e * 1e6:>14.1f}{e / b - 1:>10.0%}{last * 1e6:>11.1f}{step * 1e6:>11.1f}")
     enc, mask = encoding(20_000, a.seed)
     print(f"hanabi (2 seats) observation encoding: {enc * 1e6:.1f} us; action mask: {mask * 1e6:.1f} us")
 

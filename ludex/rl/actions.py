@@ -157,6 +157,13 @@ class ActionTable:
         # (state version, seat, action -> index in the legal moves, state): `legal`'s last answer
         self._listing: tuple[int, int, dict[int, int], Any] | None = None
         self._seen_by: dict[int, list[bool]] = {}
+        # per block: "values" (every argument a constant value: its numbers are remembered by
+        # binding in `_memo`), "ordinal" (numbered from encoded moves), else "bound"
+        self._kinds = ["ordinal" if any(u.__class__ is Ordinal for u in b.universes)
+                       else "values" if all(u.__class__ is Values for u in b.universes) else "bound" for b in blocks]
+        self._memo: list[dict[tuple, int]] = [{} for _ in blocks]
+        # per block and argument: (components named, universe size)
+        self._sizes = [[(len(u.names) if isinstance(u, Components) else 0, u.size) for u in b.universes] for b in blocks]
 
     # ---- the universes ----
     def _universe(self, node: A.Node) -> Universe:
@@ -312,38 +319,49 @@ class ActionTable:
         for end, mc in listing.spans:
             k_b = self._block_no[mc.name]
             b = self.blocks[k_b]
-            if any(u.__class__ is Ordinal for u in b.universes):
+            kind = self._kinds[k_b]
+            if kind == "ordinal":
                 ordinals: dict[tuple, dict[str, int]] = {}
-                moves = [Move(mc.name, dict(zip(mc.names, (listing.encode(v) for v in bindings[i])))) for i in range(start, end)]
-                for i, m in zip(range(start, end), moves):
+                for i in range(start, end):
+                    m = Move(mc.name, dict(zip(mc.names, (listing.encode(v) for v in bindings[i]))))
                     out[self._number(m, ordinals)] = i
-                start = end
-                continue
-            index = self._index[k_b]
-            args = list(zip(index, b.radix, b.universes))
-            for i in range(start, end):
-                action = b.offset
-                for v, (ix, r, u) in zip(bindings[i], args):
-                    cls = v.__class__
-                    if cls is Comp:
-                        zi = loc[v.id]
-                        if zi is None or visible[zi]:
-                            k = ix.get(v.name)
-                        else:
-                            k = len(u.names) + zones[zi].index(v)  # type: ignore[union-attr]
-                            if k >= u.size:
-                                k = None
-                    elif cls is Ent:
-                        k = ix.get(v.name)
-                    else:
-                        k = ix.get(("b", v) if cls is bool else v)
-                    if k is None:
-                        raise ActionSpaceTooSmall(f"move '{mc.name}': a value {v!r} is not in its argument's universe "
-                                                  f"({u.__class__.__name__}, {u.size} values)")
-                    action += k * r
-                out[action] = i
+            elif kind == "values":  # the action of a binding never changes: remembered
+                memo = self._memo[k_b]
+                for i in range(start, end):
+                    bd = bindings[i]
+                    a = memo.get(bd)
+                    if a is None:
+                        a = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
+                    out[a] = i
+            else:
+                index = self._index[k_b]
+                for i in range(start, end):
+                    out[self._bound(b, index, bindings[i], visible, loc, zones, mc.name)] = i
             start = end
         return out
+
+    def _bound(self, b: MoveBlock, index: list[dict[Any, int]], binding: tuple, visible: list[bool], loc: list,
+               zones: list, name: str) -> int:
+        """The action number of one binding (a component by name where the seat sees its zone, else by place)."""
+        action = b.offset
+        for v, ix, r, (named, size) in zip(binding, index, b.radix, self._sizes[self._block_no[name]]):
+            cls = v.__class__
+            if cls is Comp:
+                zi = loc[v.id]
+                if zi is None or visible[zi]:
+                    k = ix.get(v.name)
+                else:
+                    k = named + zones[zi].index(v)
+                    if k >= size:
+                        k = None
+            elif cls is Ent:
+                k = ix.get(v.name)
+            else:
+                k = ix.get(("b", v) if cls is bool else v)
+            if k is None:
+                raise ActionSpaceTooSmall(f"move '{name}': a value {v!r} is not in its argument's universe ({size} values)")
+            action += k * r
+        return action
 
     def _number(self, m: Move, ordinals: dict[tuple, dict[str, int]]) -> int:
         k_b = self._block_no[m.name]

@@ -103,7 +103,7 @@ class ObservationEncoder:
                 if labels:
                     members.append((m.name, self._field(f"entity {e.name}.{m.name}", labels), write))
             self._ents.append((e, at, members))
-        self._mark_bits: dict[int, tuple[tuple, list[int]]] = {}
+        self._mark_bits: dict[int, tuple[Any, int]] = {}
         self._plans: dict[int, tuple] = {}
 
     def _field(self, name: str, labels: list[str]) -> int:
@@ -258,17 +258,16 @@ class ObservationEncoder:
                 if slot_at is None:
                     continue
                 base = slot_at + zones[zi].index(comps[cid]) * MARK_BUCKETS
-            got = bits_of.get(id(marks))
-            if got is None or got[0] is not marks:
-                got = self._bits(marks)
-            for b in got[1]:
-                mv[base + b] = 1.0
+            for m in marks:
+                got = bits_of.get(id(m))
+                if got is None or got[0] is not m:
+                    got = self._bit(m)
+                mv[base + got[1]] = 1.0
 
-    def _bits(self, marks: tuple) -> tuple[tuple, list[int]]:
-        """The mark bits of a component's marks (a tuple the state replaces, never changes):
-        kept by the tuple's id with the tuple itself, so the id cannot be reused meanwhile."""
+    def _bit(self, mark: Any) -> tuple[Any, int]:
+        """A mark's bit, kept by the mark's id with the mark itself (so the id cannot be
+        reused meanwhile): a mark stays the same object while it stays on a component."""
         if len(self._mark_bits) > 100_000:
             self._mark_bits.clear()
-        bits = sorted({zlib.crc32(repr(m).encode()) % MARK_BUCKETS for m in marks})
-        got = self._mark_bits[id(marks)] = (marks, bits)
+        got = self._mark_bits[id(mark)] = (mark, zlib.crc32(repr(mark).encode()) % MARK_BUCKETS)
         return got
