@@ -12,6 +12,7 @@ from dsl.loader import load_ruleset
 from ludex.rl.actions import DEFAULT_ORDINAL_CAP, ActionTable
 from ludex.rl.observations import ObservationEncoder
 from runtime import Game
+from search.bots import rules_score
 
 
 class Spec:
@@ -63,13 +64,7 @@ def outcome_rewards(outcome: dict[str, Any] | None, seats: int) -> list[float]:
 
 
 def score_of(game: Game, seat: int) -> float:
-    """The rules' own running score of `seat`: `fn score(s: seat)`, else `fn score()` (a team's),
-    else 0 (the shaped reward's potential)."""
-    for args in ((seat,), ()):
-        try:
-            v = game.call("score", *args)
-        except ValueError:  # no such function, or not with these parameters
-            continue
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return float(v)
-    return 0.0
+    """The rules' own running score of `seat` (`search.bots.rules_score`), 0 when they declare
+    none: the shaped reward's potential."""
+    score = rules_score(game, seat)
+    return 0.0 if score is None else score
