@@ -34,9 +34,9 @@ def action_mask(spec: Spec, game: Game, seat: int) -> np.ndarray:
     """1 at each legal action of `seat` now, else 0 (int8, length `spec.table.n`)."""
     mask = np.zeros(spec.table.n, dtype=np.int8)
     if not game.terminal and game.st.actor == seat:
-        legal = spec.table.legal(game, seat)
-        if legal:
-            mask[list(legal)] = 1
+        mv = mask.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
+        for a in spec.table.legal(game, seat):
+            mv[a] = 1
     return mask
 
 
