@@ -18,6 +18,8 @@
   of the zones as they are now (a card the seat saw and that went back into a hidden deck
   through no event is forgotten). Both tensors are the seat's observation vector
   (`ludex.rl.observations`): the information-state tensor does not recall the past.
+- States and games pickle: a state as its game's rules text and log, replayed on loading
+  (`Game.fold`); a clone copies the game (`Game.clone`).
 - `resample_from_infostate` deals the hidden components again as the seat could imagine them
   (`search.determinise`), for OpenSpiel's ISMCTS.
 
@@ -27,6 +29,7 @@ Registered as `ludex_<ruleset>` (with `__<variant>` per variant), with the param
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from typing import Any
@@ -35,7 +38,7 @@ import numpy as np
 import pyspiel
 
 from ludex.rl.spec import Spec, outcome_rewards
-from runtime import Game, OutcomeNeeded
+from runtime import Game, OutcomeNeeded, event_from_dict, event_to_dict
 from runtime.chance import ChanceSource
 
 MAX_GAME_LENGTH = 100_000
@@ -112,6 +115,10 @@ class LudexSpielGame(pyspiel.Game):
     def new_initial_state(self) -> LudexSpielState:
         return LudexSpielState(self)
 
+    def __reduce__(self) -> tuple:
+        spec = self.spec
+        return (_game_from, (spec.rs.sources, spec.seats, spec.options, spec.table.ordinal_cap))
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> LudexObserver:
         if params:
             raise ValueError(f"Ludex observers take no parameters; given {params}")
@@ -133,6 +140,13 @@ class _Held:
     def __deepcopy__(self, memo: dict) -> _Held:
         return _Held(self.game.clone() if self.game is not None else None, {p: v[:] for p, v in self.seen.items()})
 
+    def __reduce__(self) -> tuple:
+        # pickled (OpenSpiel pickles a Python state's attributes) as its log: replayed on load
+        g = self.game
+        if g is None:
+            return (_Held, (None,))
+        return (_held_from, (g.ruleset.sources, g.seats, dict(g.st.options), [event_to_dict(e) for e in g.events]))
+
 
 class _Shared:
     """Something every clone of a state shares (the spec): never copied."""
@@ -144,6 +158,31 @@ class _Shared:
 
     def __deepcopy__(self, memo: dict) -> _Shared:
         return self
+
+    def __reduce__(self) -> tuple:
+        spec = self.value
+        return (_spec_from, (spec.rs.sources, spec.seats, spec.options, spec.table.ordinal_cap))
+
+
+def _game_from(sources: tuple, seats: int, options: dict, ordinal_cap: int) -> LudexSpielGame:
+    return load(_spec_from(sources, seats, options, ordinal_cap).value)
+
+
+def _held_from(sources: tuple, seats: int, options: dict, events: list[dict]) -> _Held:
+    from dsl.loader import load_from_sources
+
+    return _Held(Game.fold(load_from_sources(sources), seats, options, [event_from_dict(e) for e in events]))
+
+
+def _spec_from(sources: tuple, seats: int, options: dict, ordinal_cap: int) -> _Shared:
+    from dsl.loader import load_from_sources
+
+    return _Shared(_spec_cached(load_from_sources(sources), seats, tuple(sorted(options.items())), ordinal_cap))
+
+
+@functools.lru_cache(maxsize=32)
+def _spec_cached(rs: Any, seats: int, options: tuple, ordinal_cap: int) -> Spec:
+    return Spec(rs, seats, (), dict(options), ordinal_cap)
 
 
 class LudexSpielState(pyspiel.State):

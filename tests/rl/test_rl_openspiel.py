@@ -103,3 +103,22 @@ def test_ismcts_searches_resampled_worlds_of_a_ludex_game(ruleset):
     assert bot.step(s) in s.legal_actions()
     world = s.resample_from_infostate(s.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert world.information_state_string() == s.information_state_string()
+
+
+def test_games_and_states_pickle_even_at_a_chance_node():
+    import pickle
+
+    game = rl.openspiel_game("hanabi", seats=2)
+    s = game.new_initial_state()
+    for a in (3, 17, 42):  # three cards of the setup's shuffle chosen: still inside it
+        s.apply_action(a)
+    at_chance = pickle.loads(pickle.dumps(s))
+    assert at_chance.is_chance_node() and at_chance.history() == [3, 17, 42]
+    assert at_chance.chance_outcomes() == s.chance_outcomes()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    s.apply_action(s.legal_actions()[-1])
+    copy = pickle.loads(pickle.dumps(s))
+    assert str(copy) == str(s) and copy.history() == s.history()
+    assert copy.information_state_string(1) == s.information_state_string(1)
+    assert pickle.loads(pickle.dumps(game)).num_players() == 2

@@ -21,3 +21,9 @@ def test_random_sim_test_passes(case):
 
 def test_random_sim_test_passes_on_many_kuhn_games():
     pyspiel.random_sim_test(rl.openspiel_game(KUHN), num_sims=30, serialize=False, verbose=False)
+
+
+def test_random_sim_test_with_serialization_passes_too():
+    # serialize=True also round-trips states through OpenSpiel's serialization (our states pickle)
+    pyspiel.random_sim_test(rl.openspiel_game(KUHN), num_sims=5, serialize=True, verbose=False)
+    pyspiel.random_sim_test(rl.openspiel_game("hanabi", seats=2), num_sims=1, serialize=True, verbose=False)
