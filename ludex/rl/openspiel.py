@@ -98,7 +98,7 @@ class LudexSpielGame(pyspiel.Game):
         spec = spec or type(self).spec
         players = int(params.get("players", spec.seats))
         if players != spec.seats:
-            spec = Spec(spec.rs, players, (), spec.options, spec.table.ordinal_cap)
+            spec = _spec_cached(spec.rs, players, tuple(sorted(spec.options.items())), spec.table.ordinal_cap)
         self.spec = spec
         bound = TEAM_UTILITY if _team_scored(spec) else 1.0
         info = pyspiel.GameInfo(

@@ -3,33 +3,16 @@ moves a client writes, a bijection with the legal moves, and clear about what it
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 pytest.importorskip("numpy")
 
-from rl_cases import KUHN  # noqa: E402
+from rl_cases import KUHN, positions  # noqa: E402
 
 from dsl import load_from_sources  # noqa: E402
 from ludex.rl.actions import ActionSpaceTooSmall, ActionTable, Components, Ordinal, Values  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
 from runtime import Game, IllegalMove  # noqa: E402
-
-
-def positions(spec: Spec, n: int, seed: int):
-    """`n` positions of random games (clones), with the seat to act."""
-    rng = random.Random(seed)
-    g = spec.new_game(seed=seed)
-    out = []
-    while len(out) < n:
-        if g.terminal or g.decision().stuck:
-            g = spec.new_game(seed=rng.getrandbits(32))
-            continue
-        out.append(g.clone())
-        moves = g.legal_moves(g.st.actor)
-        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
-    return out
 
 
 def test_hanabi_numbering_follows_the_declarations():

@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from test_rl_actions import positions  # noqa: E402
+from rl_cases import positions  # noqa: E402
 
 from ludex.rl.observations import MARK_BUCKETS  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
