@@ -158,9 +158,12 @@ class ActionTable:
         self._listing: tuple[int, int, dict[int, int], Any] | None = None
         self._seen_by: dict[int, list[bool]] = {}
         # per block: "values" (every argument a constant value: its numbers are remembered by
-        # binding in `_memo`), "ordinal" (numbered from encoded moves), else "bound"
+        # binding in `_memo`), "ordinal" (numbered from encoded moves), "one component" (a
+        # single component argument), else "bound"
         self._kinds = ["ordinal" if any(u.__class__ is Ordinal for u in b.universes)
-                       else "values" if all(u.__class__ is Values for u in b.universes) else "bound" for b in blocks]
+                       else "values" if all(u.__class__ is Values for u in b.universes)
+                       else "one component" if len(b.universes) == 1 and b.universes[0].__class__ is Components
+                       else "bound" for b in blocks]
         self._memo: list[dict[tuple, int]] = [{} for _ in blocks]
         # per block and argument: (components named, universe size)
         self._sizes = [[(len(u.names) if isinstance(u, Components) else 0, u.size) for u in b.universes] for b in blocks]
@@ -333,6 +336,17 @@ class ActionTable:
                     if a is None:
                         a = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
                     out[a] = i
+            elif kind == "one component":  # the commonest move (play a card): inlined
+                ix = self._index[k_b][0]
+                named, size = self._sizes[k_b][0]
+                offset = b.offset
+                for i in range(start, end):
+                    v = bindings[i][0]
+                    zi = loc[v.id]
+                    k = ix.get(v.name) if zi is None or visible[zi] else named + zones[zi].index(v)
+                    if k is None or k >= size:
+                        raise ActionSpaceTooSmall(f"move '{mc.name}': {v!r} is not in its argument's universe ({size} values)")
+                    out[offset + k] = i
             else:
                 index = self._index[k_b]
                 for i in range(start, end):
