@@ -4,26 +4,13 @@ among, so a caller can play chance as an explicit player (OpenSpiel's chance nod
 from __future__ import annotations
 
 import pytest
+from test_chance_outcomes import (  # the bag of four cubes whose draws put back a colour already drawn
+    BAG,
+    DECK,
+)
 
 from dsl import load_from_sources
 from runtime import Game, ImpossibleOutcome, OutcomeNeeded
-
-BAG = """
-game bag
-enum colour { red, blue }
-component cube(colour: colour)
-components cubes = [cube(c) for c in colour for i in 1..2]
-zone deck: cube hidden ordered = cubes
-zone tray: cube public = []
-
-setup { shuffle deck }
-
-step play then end turn
-
-move pull() during play "take a cube; a colour already in the tray goes back" {
-  draw random from deck to tray retry if k => count(tray where .colour == k.colour) >= 1
-}
-"""
 
 
 def rules():
@@ -42,10 +29,10 @@ def test_a_shuffle_asks_for_an_order_of_its_components():
 
 
 def test_a_draw_asks_among_the_components_its_retry_accepts_each_equally_likely():
-    g = Game.new(rules(), 2, outcomes=[["red", "blue", "red#2", "blue#2"], ["red"]], strict=True)
+    g = Game.new(rules(), 2, outcomes=[DECK, ["red"]], strict=True)
     g.apply(0, {"name": "pull", "args": {}})
     with pytest.raises(OutcomeNeeded) as exc:
         g.apply(1, {"name": "pull", "args": {}})
     need = exc.value
-    assert need.node.describe() == "a draw from deck to tray (move pull, bag.ludex:14)"
+    assert need.node.describe() == "a draw from bag to tray (move pull, bag.ludex:18)"
     assert need.probabilities() == [("blue", 0.5), ("blue#2", 0.5)]  # a second red would go back
