@@ -104,6 +104,7 @@ class ObservationEncoder:
                     members.append((m.name, self._field(f"entity {e.name}.{m.name}", labels), write))
             self._ents.append((e, at, members))
         self._mark_bits: dict[int, tuple[Any, int]] = {}
+        self._mark_sets: dict[int, tuple[tuple, list[int]]] = {}
         self._plans: dict[int, tuple] = {}
 
     def _field(self, name: str, labels: list[str]) -> int:
@@ -246,7 +247,9 @@ class ObservationEncoder:
         """Set the mark bits the seat sees: on components in zones it sees, else on the place
         of a zone it does not see (`_slot_marks`)."""
         loc, zones, comps = st.loc, st.zones, st.comps
-        bits_of = self._mark_bits
+        sets = self._mark_sets
+        if len(sets) > 100_000:
+            sets.clear()
         for cid, marks in st.marks.items():
             zi = loc[cid]
             if zi is None:
@@ -258,16 +261,20 @@ class ObservationEncoder:
                 if slot_at is None:
                     continue
                 base = slot_at + zones[zi].index(comps[cid]) * MARK_BUCKETS
-            for m in marks:
-                got = bits_of.get(id(m))
-                if got is None or got[0] is not m:
-                    got = self._bit(m)
-                mv[base + got[1]] = 1.0
+            # a component's marks are a tuple the state replaces when they change: its bits are
+            # kept by the tuple's id, with the tuple (so the id is not reused meanwhile)
+            got = sets.get(id(marks))
+            if got is None or got[0] is not marks:
+                got = sets[id(marks)] = (marks, sorted({self._bit(m) for m in marks}))
+            for b in got[1]:
+                mv[base + b] = 1.0
 
-    def _bit(self, mark: Any) -> tuple[Any, int]:
+    def _bit(self, mark: Any) -> int:
         """A mark's bit, kept by the mark's id with the mark itself (so the id cannot be
         reused meanwhile): a mark stays the same object while it stays on a component."""
-        if len(self._mark_bits) > 100_000:
-            self._mark_bits.clear()
-        got = self._mark_bits[id(mark)] = (mark, zlib.crc32(repr(mark).encode()) % MARK_BUCKETS)
-        return got
+        got = self._mark_bits.get(id(mark))
+        if got is None or got[0] is not mark:
+            if len(self._mark_bits) > 100_000:
+                self._mark_bits.clear()
+            got = self._mark_bits[id(mark)] = (mark, zlib.crc32(repr(mark).encode()) % MARK_BUCKETS)
+        return got[1]
