@@ -29,11 +29,12 @@ def aec_env(ruleset: Any, seats: int | None = None, variants: tuple[str, ...] | 
 
 
 def gym_env(ruleset: Any, seats: int | None = None, variants: tuple[str, ...] | list[str] = (),
-            options: dict[str, Any] | None = None, seat: int = 0, opponent: str = "random", shaped: bool = False,
+            options: dict[str, Any] | None = None, seat: int = 0, opponent: Any = "random", shaped: bool = False,
             max_steps: int | None = None, render_mode: str | None = None, ordinal_cap: int | None = None,
             illegal: str = "raise") -> Any:
     """A Gymnasium `Env` where the agent plays `seat` and the Ludex bot `opponent` (`random`,
-    `greedy` or `mcts`: `search.bots`) plays every other seat; see `ludex.rl.gymnasium_env`."""
+    `greedy` or `mcts`: `search.bots`, or an object with their `choose(game, seat, moves)`)
+    plays every other seat; see `ludex.rl.gymnasium_env`."""
     from ludex.rl.gymnasium_env import LudexGym
 
     return LudexGym(_spec(ruleset, seats, variants, options, ordinal_cap), seat=seat, opponent=opponent, shaped=shaped,

@@ -1,6 +1,6 @@
 """A ruleset as a single-agent Gymnasium `Env`: the agent plays one seat, a Ludex bot
-(`search.bots`: `random`, `greedy`, `mcts`) plays every other human seat, and the rules play
-the automata.
+(`search.bots`: `random`, `greedy`, `mcts`, or any object with their `choose(game, seat,
+moves)`) plays every other human seat, and the rules play the automata.
 
 Observations and actions are the AEC environment's (`ludex.rl.aec`): a dict of the seat's
 observation vector and its action mask, and a number of the fixed action space; `info`
@@ -30,7 +30,7 @@ class LudexGym(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, spec: Spec, seat: int = 0, opponent: str = "random", shaped: bool = False,
+    def __init__(self, spec: Spec, seat: int = 0, opponent: Any = "random", shaped: bool = False,
                  max_steps: int | None = None, render_mode: str | None = None, illegal: str = "raise"):
         if illegal not in ("raise", "lose"):
             raise ValueError(f"illegal={illegal!r}: 'raise' (an IllegalMove error) or 'lose' (the episode ends, reward -1)")
@@ -47,7 +47,8 @@ class LudexGym(gymnasium.Env):
         self.render_mode = render_mode
         self.observation_space, self.action_space = _spaces(spec)
         self._rng = random.Random()
-        self._bot = make_bot(opponent, self._rng)  # raises ValueError for an unknown bot
+        # a bot's name (ValueError for an unknown one), or any object with the bots' `choose`
+        self._bot = make_bot(opponent, self._rng) if isinstance(opponent, str) else opponent
         self.game: Game | None = None
         self.steps = 0
 

@@ -98,3 +98,13 @@ def test_importing_ludex_needs_none_of_the_learning_libraries():
             "print(sorted(m for m in ('gymnasium', 'pettingzoo', 'pyspiel') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_opponent_may_be_any_object_that_chooses_a_move():
+    class AlwaysBet:
+        def choose(self, game, seat, moves):
+            return next(m for m in moves if m.name == "bet")
+
+    env = rl.gym_env(KUHN, seat=1, opponent=AlwaysBet())
+    env.reset(seed=1)
+    assert env.game.view(1)["vars"]["bet_by"] == 0  # seat 0 bet before the agent's first decision
