@@ -63,7 +63,7 @@ def test_render_is_the_play_screen_text():
 def test_the_gymnasium_seat_plays_against_bots_and_refuses_illegal_actions_clearly():
     env = rl.gym_env(KUHN, seat=1, opponent="greedy")
     obs, info = env.reset(seed=3)
-    assert env.game.st.actor == 1  # the bot played seat 0 first
+    assert env.game.decision().seats == (1,)  # the bot played seat 0 first
     assert np.array_equal(info["action_mask"], env.action_masks())
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert terminated and reward in (1.0, -1.0) and info["outcome"]["kind"] == "win"
