@@ -32,6 +32,7 @@ from api.http.docs import add_offline_docs, only_declared_errors
 from api.http.fast import FrontDoor, render_json
 from api.http.fast import install as install_fast_routes
 from api.http.limits import BodySizeLimit
+from api.http.strict_json import StrictJSONRoute
 from api.viewer import add_viewer_routes
 
 DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: ample for ruleset text, far above any move
@@ -102,8 +103,11 @@ class FastJSONResponse(JSONResponse):
         return render_json(content)
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, "reason": None, **extra}}, status_code=status)
+def _error(status: int, code: str, message: str, reason: str | None = None, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "reason": reason, **extra}}, status_code=status)
+
+
+_JSON_RULES = "a body is one JSON value (RFC 8259) in UTF-8, each object naming a key once, with no NaN or Infinity"
 
 
 MAX_EVENT_ID_DIGITS = 18  # any stored version fits; more digits cannot name an event
@@ -167,6 +171,7 @@ def create_app(
         redoc_url=None,
         generate_unique_id_function=lambda route: route.name,  # operationId: create_game, submit_move...
     )
+    app.router.route_class = StrictJSONRoute  # bodies read as strict JSON (duplicate keys refused)
     add_offline_docs(app)
     only_declared_errors(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
@@ -188,8 +193,11 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = jsonable_encoder(exc.errors(), exclude={"input", "ctx", "url"})
-        if any(e.get("type") == "json_invalid" for e in errors):
-            return _error(400, "malformed_json", "the request body is not valid JSON", details=errors)
+        invalid = [e for e in exc.errors() if e.get("type") == "json_invalid"]
+        if invalid:
+            why = (invalid[0].get("ctx") or {}).get("error")
+            return _error(400, "malformed_json", "the request body is not valid JSON" + (f": {why}" if why else ""),
+                          reason=_JSON_RULES, details=errors)
         return _error(422, "invalid_request", "the request does not match the API schema", details=errors)
 
     @app.exception_handler(StarletteHTTPException)
