@@ -28,6 +28,7 @@ from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.app.errors import ErrorCode
 from api.http import models as m
 from api.http.access_log import AccessLog, Sink
+from api.http.disconnects import quiet_disconnects
 from api.http.docs import add_offline_docs, only_declared_errors
 from api.http.fast import FrontDoor, render_json
 from api.http.fast import install as install_fast_routes
@@ -172,6 +173,7 @@ def create_app(
         generate_unique_id_function=lambda route: route.name,  # operationId: create_game, submit_move...
     )
     app.router.route_class = StrictJSONRoute  # bodies read as strict JSON (duplicate keys refused)
+    quiet_disconnects()  # a stream's client going away is logged at DEBUG, not as a warning
     add_offline_docs(app)
     only_declared_errors(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
