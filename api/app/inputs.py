@@ -75,6 +75,10 @@ def check_json(value: Any, field: str, code: str) -> Any:
 # integer only (never a truth value or a fraction, even `2.0`), a truth value a boolean only, a
 # name or text a string only, and `null` only where the type is optional.
 
+TYPE_RULE = ("a value must have exactly the JSON type the rules declare: true is not the number 1, 1.0 is not an "
+             "integer, and null (none) is only for an optional value")
+
+
 @attrs.frozen
 class ValueType:
     """The JSON a rule-language type accepts. `json` is the JSON type ("integer", "boolean",
@@ -199,8 +203,7 @@ def check_value(value: Any, vt: ValueType, field: str, code: str, *, context: st
         where, want, got = problem
         message = f"{where} must be {want.describe()}, not {sent(got)}"
         raise InvalidRequest(code, f"{context} {message}" if context else message,
-                             reason="send exactly the JSON type the rules declare: JSON's true is not the number 1, "
-                             "1.0 is not an integer, and null is only for an optional value",
+                             reason=TYPE_RULE,
                              field=field, expected=want.json, sent=_json_type(got), **details)
     return value
 

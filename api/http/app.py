@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.app.errors import ErrorCode
+from api.app.inputs import TYPE_RULE, sent
 from api.http import models as m
 from api.http.access_log import AccessLog, Sink
 from api.http.disconnects import quiet_disconnects
@@ -109,6 +110,19 @@ def _error(status: int, code: str, message: str, reason: str | None = None, **ex
 
 
 _JSON_RULES = "a body is one JSON value (RFC 8259) in UTF-8, each object naming a key once, with no NaN or Infinity"
+
+
+def _first_problem(errors: Sequence[Any]) -> str:
+    """The first schema violation as a sentence: where, what the schema wants, what was sent
+    (`expected_version: Input should be a valid integer, not true (a boolean)`)."""
+    if not errors:
+        return "no details"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    text = f"{where}: {first.get('msg', 'invalid')}"
+    if first.get("type") != "missing" and "input" in first:
+        text += f", not {sent(first['input'])}"
+    return text
 
 
 MAX_EVENT_ID_DIGITS = 18  # any stored version fits; more digits cannot name an event
@@ -200,7 +214,10 @@ def create_app(
             why = (invalid[0].get("ctx") or {}).get("error")
             return _error(400, "malformed_json", "the request body is not valid JSON" + (f": {why}" if why else ""),
                           reason=_JSON_RULES, details=errors)
-        return _error(422, "invalid_request", "the request does not match the API schema", details=errors)
+        typed = any(str(e.get("type", "")).endswith("_type") for e in exc.errors())
+        return _error(422, "invalid_request", "the request does not match the API schema: " + _first_problem(exc.errors()),
+                      reason=TYPE_RULE if typed else "see the operation's request schema in /openapi.json",
+                      details=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -56,6 +56,9 @@ def loads(raw: bytes | str) -> Any:
         text = raw.decode("utf-8") if isinstance(raw, (bytes, bytearray)) else raw
     except UnicodeDecodeError as exc:
         raise json.JSONDecodeError(f"the body is not UTF-8 text (byte {exc.start})", "", 0) from None
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("the body starts with a byte order mark (BOM), which JSON text must not "
+                                   "(RFC 8259 section 8.1)", "", 0)
     try:
         return _DECODER.decode(text)
     except DuplicateKey as exc:
