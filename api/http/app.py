@@ -255,7 +255,8 @@ def create_app(
         """Diagnostics (with line, column and hint) for a ruleset text."""
         return await run(service.check_ruleset, body.text, body.filename)
 
-    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, responses=m.error_responses(ERRORS["create_game"]), tags=["games"])
+    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, tags=["games"],
+              responses={**m.error_responses(ERRORS["create_game"]), 201: {"links": m.created_game_links()}})
     async def create_game(body: m.CreateGameIn) -> JSONResponse:
         """Start a game; the response holds the only copy of each seat's token."""
         return await run(
@@ -289,7 +290,9 @@ def create_app(
         return await run(service.events, game_id, token, after)
 
     @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, responses=m.error_responses(ERRORS["replay"]), tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
-    async def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> JSONResponse:
+    async def replay(game_id: str, at: int = Query(ge=1, description=(
+                         "An event's version, from 1 (the header) to the game's `version`; past the log's end is "
+                         "400 `bad_at`.")), token: str | None = Depends(_token)) -> JSONResponse:
         """The caller's view as it was right after event `at`."""
         return await run(service.replay, game_id, token, at)
 
