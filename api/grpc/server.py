@@ -75,13 +75,17 @@ STATUS_BY_KIND = {
 
 
 def _token(context: grpc.ServicerContext) -> str | None:
+    found: str | None = None
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
+            if found is not None:  # one reader would take the first, another the last
+                raise Unauthenticated("bad_token", "send one authorization metadata entry, not several",
+                                      reason="a proxy may read the first and the service the last")
             scheme, _, token = value.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise Unauthenticated("bad_token", "authorization metadata must be 'Bearer <token>'")
-            return token.strip()
-    return None
+            found = token.strip()
+    return found
 
 
 def error_status(error: ServiceError) -> tuple[grpc.StatusCode, str, Any]:

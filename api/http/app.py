@@ -89,6 +89,9 @@ _bearer = HTTPBearer(auto_error=False, description="A seat token from POST /game
 
 
 async def _token(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
+    if len(request.headers.getlist("authorization")) > 1:  # one reader would take the first, another the last
+        raise Unauthenticated("bad_token", "send one Authorization header, not several",
+                              reason="a proxy may read the first and the service the last: which seat acts must not depend on it")
     if creds is not None:
         return creds.credentials
     if request.headers.get("authorization"):

@@ -35,14 +35,16 @@ _JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 def bearer(scope: Scope) -> tuple[bool, str | None]:
     """`(plain, token)`: plain is False when an Authorization header is there but is not a
-    simple `Bearer <token>` (the declared route then answers it, with `bad_token`)."""
+    simple `Bearer <token>`, or is there twice (the declared route then answers it, with
+    `bad_token`)."""
+    found: str | None = None
     for name, value in scope["headers"]:
         if name == _AUTH:
             scheme, _, token = value.decode("latin-1").partition(" ")
-            if scheme.lower() != "bearer" or not token:
+            if scheme.lower() != "bearer" or not token or found is not None:  # a second one too
                 return False, None
-            return True, token
-    return True, None
+            found = token
+    return True, found
 
 
 def _is_json(scope: Scope) -> bool:

@@ -75,7 +75,9 @@ class Move(_Strict):
     name: str = Field(description="The move's name in the ruleset (`move place`).", json_schema_extra={"minLength": 1})
     args: dict[str, JSONValue] = Field(
         default_factory=dict,
-        description="Argument values by argument name, exactly as legal-moves lists them (the ruleset's shapes).")
+        description="Argument values by argument name, exactly as legal-moves lists them (the ruleset's shapes), "
+        "each of the JSON type its move declares: `true` is not the number 1 and `1.0` is not an integer "
+        "(400 `bad_move`, naming the argument, the type expected and the type sent).")
 
 
 _DecisionFields: Any = from_attrs(

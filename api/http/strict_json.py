@@ -1,5 +1,5 @@
-"""Request bodies read as strict JSON (RFC 8259): UTF-8 text, no duplicate object keys at any
-depth, no `NaN` or `Infinity`.
+"""Requests read strictly: bodies as strict JSON (RFC 8259: UTF-8 text, no duplicate object keys
+at any depth, no `NaN` or `Infinity`), and no query parameter given twice.
 
 A body such as `{"expected_version": 9, "expected_version": 3}` means one thing to a client that
 keeps the first key, another to one that keeps the last (the standard library, orjson), and a
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Coroutine
 
+from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.requests import Request
 from starlette.responses import Response
@@ -72,6 +73,17 @@ def loads(raw: bytes | str) -> Any:
         raise json.JSONDecodeError(str(exc), "", 0) from None
 
 
+def repeated_query_parameter(request: Request, declared: frozenset[str]) -> str | None:
+    """The first of the `declared` query parameters given twice (`?at=1&at=2`: one reader takes
+    the first, another the last, as with a JSON body's duplicate keys), or None."""
+    seen: set[str] = set()
+    for key, _ in request.query_params.multi_items():
+        if key in seen and key in declared:
+            return key
+        seen.add(key)
+    return None
+
+
 class StrictJSONRequest(Request):
     """A Starlette request whose `json()` is `loads`: FastAPI reports its JSONDecodeError as a
     `json_invalid` validation error, which the app answers with 400 `malformed_json`."""
@@ -88,8 +100,14 @@ class StrictJSONRoute(APIRoute):
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        declared = frozenset(p.alias for p in self.dependant.query_params)  # others are ignored anyway
 
         async def strict(request: Request) -> Response:
+            repeated = repeated_query_parameter(request, declared) if declared else None
+            if repeated is not None:
+                raise RequestValidationError([{
+                    "type": "duplicate_parameter", "loc": ("query", repeated),
+                    "msg": f"the query parameter {repeated!r} is given more than once; give it once", "input": None}])
             return await handler(StrictJSONRequest(request.scope, request.receive))
 
         return strict

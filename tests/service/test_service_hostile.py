@@ -395,3 +395,34 @@ def test_a_stream_client_going_away_is_not_a_warning(caplog):
     with caplog.at_level(logging.DEBUG, logger="asyncio"):
         logging.getLogger("asyncio").warning("socket.send() raised exception.")
     assert caplog.records[-1].levelname == "DEBUG"
+
+
+def test_a_query_parameter_given_twice_is_refused(client, game):
+    """As with a body's duplicate keys: `?at=1&at=2` would mean 1 to one reader and 2 to another."""
+    r = client.get(f"/games/{game['game_id']}/replay?at=1&at=2")
+    body = _refused(r, 422, "invalid_request")
+    assert "'at' is given more than once" in body["message"]
+    assert client.get(f"/games/{game['game_id']}/replay?at=1").status_code == 200
+
+
+@pytest.mark.parametrize("path,method", [("legal-moves", "GET"), ("view", "GET"), ("moves", "POST")])
+def test_two_authorization_headers_are_refused(server, client, game, path, method):
+    before = _store(server)
+    token = game["tokens"][game["seat"]]
+    headers = [("authorization", "Bearer forged"), ("authorization", f"Bearer {token}"),
+               ("content-type", "application/json")]
+    r = client.request(method, f"/games/{game['game_id']}/{path}", headers=headers,
+                       content=json.dumps({"move": _listed_place(client, game), "expected_version": game["version"]})
+                       if method == "POST" else None)
+    assert _refused(r, 401, "bad_token")["message"] == "send one Authorization header, not several"
+    assert _store(server) == before
+
+
+def test_grpc_two_authorization_entries_are_refused(server, rpc, game):
+    pb2, stub = rpc
+    token = game["tokens"][game["seat"]]
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game["game_id"]),
+                           metadata=[("authorization", f"Bearer {token}"), ("authorization", "Bearer forged")])
+    assert refused.value.code() == grpc.StatusCode.UNAUTHENTICATED
+    assert grpc_error(refused.value)["code"] == "bad_token"
