@@ -106,3 +106,4 @@ def test_the_stateful_phase_follows_a_created_game_with_its_tokens(server):
     assert any(op == "POST /games" and status == 201 for op, status, _ in seen), seen
     assert followed, seen
     assert all(status != 401 for _, status in followed), followed
+    assert any(status == 200 for _, status in followed), followed  # the token opened the game to its seat
