@@ -810,7 +810,7 @@ class Game:
             want = args[name]
             chosen = _missing = object()
             for v in list(st.items(dom(st, env))):
-                if self._encode_for(v, seat) == want or (trusted and encode(v) == want):
+                if _same_json(self._encode_for(v, seat), want) or (trusted and _same_json(encode(v), want)):
                     chosen = v
                     break
             if chosen is _missing:
@@ -1140,6 +1140,20 @@ def _describe(e: Event) -> str:
     if e.kind == "chance":
         return f"a chance event ({e.node} {e.zone}, {e.rule})"
     return f"a {e.kind} event ({e.rule})"
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """JSON equality: `a == b` with the same JSON type at every depth. Python's `==` alone
+    takes `true` for 1 and `1.0` for 1, and a client's `true` is not the seat 1."""
+    if a != b:
+        return False
+    if a.__class__ is not b.__class__:
+        return False
+    if a.__class__ is list:
+        return all(_same_json(x, y) for x, y in zip(a, b))
+    if a.__class__ is dict:
+        return all(_same_json(x, b[k]) for k, x in a.items())
+    return True
 
 
 class BadOption(ValueError):

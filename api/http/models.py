@@ -75,7 +75,9 @@ class Move(_Strict):
     name: str = Field(description="The move's name in the ruleset (`move place`).", json_schema_extra={"minLength": 1})
     args: dict[str, JSONValue] = Field(
         default_factory=dict,
-        description="Argument values by argument name, exactly as legal-moves lists them (the ruleset's shapes).")
+        description="Argument values by argument name, exactly as legal-moves lists them (the ruleset's shapes), "
+        "each of the JSON type its move declares: `true` is not the number 1 and `1.0` is not an integer "
+        "(400 `bad_move`, naming the argument, the type expected and the type sent).")
 
 
 _DecisionFields: Any = from_attrs(
@@ -303,13 +305,42 @@ class CheckRulesetIn(_Strict):
     filename: str = Field("<text>", description="Name used in diagnostics.")
 
 
+# A variant's name is its file's name without `.ludex` (`variants/NAME.ludex`): never empty, no
+# path separator, no control character.
+VARIANT_NAME = "^[^/\\\\\\x00-\\x1f\\x7f]+$"
+
+
+# OpenAPI links from a created game (POST /games, 201) to the operations that follow it: the game
+# id into the path, seat 0's token into the Authorization header, so that stateful tools and client
+# generators can follow a game (the other seats' tokens are `tokens/1`, ...).
+def created_game_links() -> dict[str, Any]:
+    """The `links` of POST /games's 201 response, by name (OpenAPI 3.1 Link Objects)."""
+    game_id = "$response.body#/game_id"
+    seat = {"path.game_id": game_id, "header.Authorization": "Bearer {$response.body#/tokens/0}"}
+    public = {"path.game_id": game_id}
+    links = {
+        "view": ("view", seat, "The game as seat 0 sees it."),
+        "legal_moves": ("legal_moves", seat, "Seat 0's legal moves."),
+        "submit_move": ("submit_move", seat, "A move for seat 0."),
+        "events": ("events", public, "The game's events, as a spectator sees them."),
+        "replay": ("replay", public, "The view after an event, as a spectator sees it."),
+        "audit": ("audit", public, "The audit of the game's log."),
+        "receipt": ("receipt", public, "A signed receipt of the game's head."),
+        "stream_ticket": ("stream_ticket", seat, "A stream ticket for seat 0."),
+    }
+    return {name: {"operationId": op, "parameters": params, "description": text}
+            for name, (op, params, text) in links.items()}
+
+
 class CreateGameIn(_Strict):
     """A new game of a ruleset listed by GET /rulesets."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [CREATE_EXAMPLE]})
 
     ruleset: str = Field(description="A `name` from GET /rulesets.")
-    variants: list[str] = Field(default_factory=list, description="Variant names from GET /rulesets.")
+    variants: list[Annotated[str, Field(min_length=1, max_length=255, pattern=VARIANT_NAME)]] = Field(
+        default_factory=list, description="Variant names from GET /rulesets (a variant file's name without `.ludex`); "
+        "an unknown one is 400 `bad_variant`.")
     options: dict[str, JSONValue] = Field(default_factory=dict, description="Option values by name.")
     seats: StrictInt | None = Field(None, description="Number of seats (default: the ruleset's minimum).")
     seed: str | None = Field(
