@@ -233,6 +233,8 @@ class MoveDecl(Decl):
     requires: tuple[Require, ...] = ()
     body: tuple[Node, ...] = ()
     kind: str = attrs.field(default="move", init=False)
+    # `say "..."`: the move as a sentence (runtime/sentences.py); rules without one keep their hash
+    say: str | None = attrs.field(default=None, kw_only=True, metadata={"hash_if_default": False})
 
 
 @attrs.frozen
@@ -241,6 +243,7 @@ class TriggerDecl(Decl):
     cond: Node = Node("true_lit", ())
     body: tuple[Node, ...] = ()
     kind: str = attrs.field(default="trigger", init=False)
+    say: str | None = attrs.field(default=None, kw_only=True, metadata={"hash_if_default": False})
 
 
 # ---- variant edits ----

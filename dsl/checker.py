@@ -13,6 +13,7 @@ of the condition where the test holds (`narrowed`).
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from dsl import ast as A
@@ -347,11 +348,29 @@ class Checker:
             self.expr(r.reason, scope)
             scope = self.narrowed(r.cond, scope, True)
         self.block(d.body, scope)
+        self._say(d)
 
     def _decl_trigger(self, d: A.TriggerDecl) -> None:
         scope = self._binders(d.params, {})
         self.expect(d.cond, scope, "bool")
         self.block(d.body, self.narrowed(d.cond, scope, True))
+        self._say(d)
+
+    def _say(self, d: A.MoveDecl | A.TriggerDecl) -> None:
+        """A `say` template names only `{actor}` and the rule's arguments (runtime/sentences.py)."""
+        if not d.say:
+            return
+        known = ["actor", *(b.name for b in d.params)]
+        try:
+            names = [n for _lit, n, _spec, _conv in string.Formatter().parse(d.say) if n is not None]
+        except ValueError as exc:
+            self.rep.error(d.span, f"{d.kind} '{d.name}': its say template is malformed ({exc})",
+                           "write a name between braces, `{actor}`, and `{{` for a brace")
+            return
+        for n in names:
+            if n not in known:
+                self.rep.error(d.span, f"{d.kind} '{d.name}': its say template names '{{{n}}}', which is not one of its arguments",
+                               did_you_mean(n, known) or f"it may name {', '.join('{' + k + '}' for k in known)}")
 
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})

@@ -212,14 +212,18 @@ class _Build(Transformer):
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
         requires = tuple(x for x in rest if isinstance(x, A.Require))
         return A.MoveDecl(
-            str(name), _doc(doc), self._tspan(name), params, steps, "forced" in rest, "otherwise" in rest, requires, rest[-1]
+            str(name), _doc(doc), self._tspan(name), params, steps, "forced" in rest, "otherwise" in rest, requires, rest[-1],
+            say=_said(rest),
         )
 
     def trigger_decl(self, meta, name, *rest):
         params = tuple(x for x in rest if isinstance(x, A.Binder))
         nodes = [x for x in rest if isinstance(x, A.Node)]
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
-        return A.TriggerDecl(str(name), _doc(doc), self._tspan(name), params, nodes[0], rest[-1])
+        return A.TriggerDecl(str(name), _doc(doc), self._tspan(name), params, nodes[0], rest[-1], say=_said(rest))
+
+    def say_clause(self, meta, template):
+        return _Say(_unquote(template))
 
     # ---- variant edits ----
     def set_option(self, meta, name, value):
@@ -393,6 +397,14 @@ class _Build(Transformer):
 
     def let_expr(self, meta, name, value, body):
         return self._n("let_expr", meta, str(name), value, body)
+
+
+class _Say(str):
+    """A `say_clause`'s template, told apart from the doc string beside it."""
+
+
+def _said(rest: tuple) -> str | None:
+    return next((str(x) for x in rest if isinstance(x, _Say)), None)
 
 
 def _doc(tok: Any) -> str:

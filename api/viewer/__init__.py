@@ -27,8 +27,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 
 from api.app.errors import InvalidRequest, NotFound
-from api.app.log import audit_log, replay_view, revealed_seed
+from api.app.log import audit_log, compile_pinned, header_of, replay_view, revealed_seed
 from api.app.rules import Rules
+from api.app.texts import entry_texts
 
 ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
 ASSETS_URL = "/viewer/assets"
@@ -61,11 +62,12 @@ def bundle(
     finished: bool,
     my_seat: int | None,
     any_seat: bool,
+    texts: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The viewer's `data`: `{game_id, finished, my_seat, any_seat, header (without its rule
     text), sources: {file: text}, seed (None until revealed), events: shown, audit: report}`.
     `entries` is the full log (for the header and the seed), `shown` the events as the caller
-    may see them."""
+    may see them, `texts` their sentences (`api.app.texts`), in the same order."""
     header = dict(entries[0]["body"])
     sources = {str(f): str(t) for f, t in header.pop("sources", [])}
     return {
@@ -77,6 +79,7 @@ def bundle(
         "sources": sources,
         "seed": revealed_seed(entries) if finished else None,
         "events": list(shown),
+        "texts": list(texts),
         "audit": dict(report),
     }
 
@@ -101,7 +104,16 @@ class LogFileSource:
     def viewer_data(self, game_id: str, token: str | None) -> dict[str, Any]:
         self._check(game_id)
         finished = any(e.get("kind") == "reveal" for e in self.entries)
-        return bundle(self.entries, self.entries, self._report, finished, None, True)
+        return bundle(self.entries, self.entries, self._report, finished, None, True,
+                      texts=entry_texts(self._ruleset(), self.entries))
+
+    def _ruleset(self) -> Any:
+        """The compiled rules the log pins, for the events' sentences (None when they do not
+        compile: the audit says why, and the sentences are generic)."""
+        try:
+            return compile_pinned(self.rules, header_of(self.entries))
+        except Exception:  # a tampered or foreign log: the audit reports it
+            return None
 
     def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
         self._check(game_id)
