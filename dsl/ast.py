@@ -246,6 +246,19 @@ class TriggerDecl(Decl):
     say: str | None = attrs.field(default=None, kw_only=True, metadata={"hash_if_default": False})
 
 
+@attrs.frozen
+class DisplayDecl(Decl):
+    """A display hint (grammar rule `display_decl`), named `HINT TARGET` (`colours colour`,
+    `layout hand`, `label card`): `hint` is colours, layout or label; `target` the enum, zone or
+    component type; `values` the (value, CSS colour) pairs, the layout (row, fan, stack or grid),
+    or the attribute names that label a component, in order."""
+
+    hint: str = "colours"
+    target: str = ""
+    values: tuple[Any, ...] = ()
+    kind: str = attrs.field(default="display", init=False)
+
+
 # ---- variant edits ----
 
 

@@ -225,6 +225,23 @@ class _Build(Transformer):
     def say_clause(self, meta, template):
         return _Say(_unquote(template))
 
+    # ---- display hints ----
+    def display_colours(self, meta, enum, *rest):
+        pairs = tuple(x for x in rest if isinstance(x, tuple))
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.DisplayDecl(f"colours {enum}", _doc(doc), self._tspan(enum), "colours", str(enum), pairs)
+
+    def colour_pair(self, meta, value, colour):
+        return (str(value), _unquote(colour))
+
+    def display_layout(self, meta, zone, layout, doc=None):
+        return A.DisplayDecl(f"layout {zone}", _doc(doc), self._tspan(zone), "layout", str(zone), (str(layout),))
+
+    def display_label(self, meta, kind, *rest):
+        names = tuple(str(x) for x in rest if isinstance(x, Token) and x.type == "NAME")
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.DisplayDecl(f"label {kind}", _doc(doc), self._tspan(kind), "label", str(kind), names)
+
     # ---- variant edits ----
     def set_option(self, meta, name, value):
         return A.VariantEdit("set", ("option", str(name)), None, value, self._tspan(name))
@@ -259,7 +276,8 @@ class _Build(Transformer):
 
     # ---- statements ----
     def block(self, meta, *stmts):
-        return tuple(s for s in stmts if isinstance(s, A.Node))
+        # a lone `;` is an empty statement (`?stmt: ... | ";"` leaves a childless `stmt` node): nothing to run
+        return tuple(s for s in stmts if isinstance(s, A.Node) and not (s.op == "stmt" and not s.args))
 
     def move_stmt(self, meta, what, dest, place=None):
         return self._n("move_stmt", meta, what, dest, place)
@@ -454,7 +472,7 @@ def _message(tok: Token, builder: _Build) -> A.Node:
 MAX_SYNTAX_ERRORS = 10
 _DECL_START = re.compile(
     r"^(game|variant|seats|automaton|spectators|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
-    r"|trigger|set|replace|add|remove)\b"
+    r"|trigger|display|set|replace|add|remove)\b"
 )
 
 

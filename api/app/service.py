@@ -485,7 +485,8 @@ class GameService:
             report["checks"] = [dict(c, detail=failure["message"]) if c["status"] == "failed" else c
                                 for c in report["checks"]]
         return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished,
-                             texts=texts.entry_texts(live.game.ruleset, shown))
+                             texts=texts.entry_texts(live.game.ruleset, shown),
+                             display=viewer.display_hints(live.game.ruleset))
 
     def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
         """The board right after event `at` as `seat` sees it (`api.app.log.replay_view`).

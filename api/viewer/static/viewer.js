@@ -120,23 +120,43 @@ function places(view) {
   return out;
 }
 
-// A component attribute whose value the browser reads as a colour tints its chip (no display hints needed).
+// A chip's colour: the rules' display hint for one of its attribute values (`display ENUM colours`),
+// else an attribute whose value the browser reads as a colour.
 function chipColour(c) {
+  const hinted = (data.display && data.display.colours) || {};
+  for (const [k, v] of Object.entries(c)) {
+    if (k !== "name" && k !== "kind" && typeof v === "string" && hinted[v]) return hinted[v];
+  }
   for (const [k, v] of Object.entries(c)) {
     if (k !== "name" && k !== "kind" && typeof v === "string" && /^[a-z]+$/.test(v) && CSS.supports("color", v)) return v;
   }
   return null;
 }
 
+// The words on a chip: the attributes the rules name (`display KIND label a, b`), else the component's name.
+function chipLabel(c) {
+  const attrs = ((data.display && data.display.labels) || {})[c.kind];
+  return attrs && attrs.length ? attrs.map((a) => valueText(a === "name" ? c.name : c[a])).join(" ") : c.name;
+}
+
+// A zone's layout from the rules' hint (`display zone NAME as fan`), by the zone's own name.
+function zoneLayout(key) {
+  const name = key.replace(/\[\d+\]$/, "").split(".").pop();
+  return ((data.display && data.display.layouts) || {})[name] || null;
+}
+
 function renderZone(key, zone, touched) {
+  const layout = zoneLayout(key);
   const div = el("div", { class: "zone", "data-zone": key }, el("span", { class: "key" }, key));
+  if (layout) div.dataset.layout = layout;
   if (zone.components) {
     div.append(el("span", { class: "count" }, `(${zone.count})`));
     const chips = el("div", { class: "chips" });
+    if (zone.components.length > 1) chips.dataset.more = `+${zone.components.length - 1}`;
     for (const c of zone.components) {
       const attrs = Object.entries(c).filter(([k]) => k !== "name" && k !== "kind")
         .map(([k, v]) => `${k} ${valueText(v)}`).join(", ");
-      const chip = el("span", { class: "chip", title: `${c.kind}: ${attrs}`, "data-name": c.name }, c.name);
+      const chip = el("span", { class: "chip", title: `${c.name} (${c.kind}: ${attrs})`, "data-name": c.name }, chipLabel(c));
       const colour = chipColour(c);
       if (colour) chip.style.borderLeft = `6px solid ${colour}`;
       if (touched.has(c.name)) {
