@@ -304,7 +304,10 @@ def replay(
     title = f"{turn_line(result['view'])} · event {result['at']}" + (
         f" (the state after event {result['state_after']})" if result["state_after"] != result["at"] else ""
     )
-    Console().print(board(result["view"], title=title))
+    console = Console()
+    console.print(board(result["view"], title=title))
+    if result.get("ending"):
+        console.print(f"Game over: {result['ending']['text']}", style="bold", markup=False, highlight=False, soft_wrap=True)
 
 
 def audit(

@@ -580,6 +580,28 @@ class Game:
         "tiebreaks" for ranked outcomes (see `runtime.outcomes`)."""
         return self.st.outcome
 
+    def ending(self) -> dict[str, Any] | None:
+        """Why the game ended, for people (viewer, play UI, `ludex replay --final`, the API):
+        None while it runs; else {"rule": the rule that ran `end game` ("trigger NAME",
+        "move NAME" or "setup"), "rule_source": that rule's file:line, "citation": its doc string
+        (the rulebook section it cites, "" when none), "source": the `end game` statement's
+        file:line, "reason": the outcome's reason, "winners" and "scores"} (docs/language.md,
+        "end game"). Not part of events or state hashes: it is derived when asked."""
+        st = self.st
+        if not st.terminal or st.outcome is None:
+            return None
+        rule, span = st.ended_by or (st.rule, None)
+        kind, _, name = rule.partition(" ")
+        decls = {"trigger": self.prog.rs.triggers, "move": self.prog.rs.moves}.get(kind, ())
+        decl = next((d for d in decls if d.name == name), None)
+        if decl is None and kind == "setup":
+            decl = self.prog.rs.setup
+        outcome = st.outcome
+        return {"rule": rule, "rule_source": _src(getattr(decl, "span", None)),
+                "citation": getattr(decl, "doc", "") or "", "source": _src(span),
+                "reason": outcome.get("reason", ""), "winners": list(outcome.get("winners", [])),
+                "scores": dict(outcome.get("scores", {}))}
+
     @property
     def seats(self) -> int:
         """The number of human seats (what `Game.new` was given); automata come after them."""

@@ -30,6 +30,7 @@ import attrs
 
 from api import viewer
 from api.app import log as gamelog
+from api.app import texts
 from api.app.errors import (
     Conflict,
     Forbidden,
@@ -259,6 +260,7 @@ class GameService:
                 "decision": decision,
                 "terminal": bool(live.game.terminal),
                 "outcome": _outcome(live.game),
+                "ending": texts.ending_of(live.game.ruleset, live.game),
             }
 
     def legal_moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -283,7 +285,8 @@ class GameService:
         seat = self._seat(live, token, required=True)
         with _rules_running():
             moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
-        return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves}
+        return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves,
+                "texts": texts.move_texts(live.game.ruleset, seat, moves)}
 
     def submit_move(
         self,
@@ -413,10 +416,12 @@ class GameService:
         return {
             "game_id": live.game_id,
             "version": live.version,
-            "events": [self._render(live, e, pending.seat) for e in stored],
+            "events": (shown := [self._render(live, e, pending.seat) for e in stored]),
+            "texts": texts.entry_texts(live.game.ruleset, shown),
             "decision": pending.decision,
             "terminal": bool(live.game.terminal),
             "outcome": _outcome(live.game),
+            "ending": texts.ending_of(live.game.ruleset, live.game),
             "receipt": self._receipt(live),
         }
 
@@ -437,7 +442,8 @@ class GameService:
                 "game_id": game_id,
                 "version": live.version,
                 "finished": live.finished,
-                "events": [self._render(live, e, seat) for e in live.events[after:]],
+                "events": (shown := [self._render(live, e, seat) for e in live.events[after:]]),
+                "texts": texts.entry_texts(live.game.ruleset, shown),
             }
 
     def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
@@ -488,7 +494,9 @@ class GameService:
             failure["message"] = f"event {failure['version']}: the {failure['check']} check failed"
             report["checks"] = [dict(c, detail=failure["message"]) if c["status"] == "failed" else c
                                 for c in report["checks"]]
-        return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished)
+        return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished,
+                             texts=texts.entry_texts(live.game.ruleset, shown),
+                             display=viewer.display_hints(live.game.ruleset))
 
     def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
         """The board right after event `at` as `seat` sees it (`api.app.log.replay_view`).

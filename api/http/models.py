@@ -113,6 +113,20 @@ class Outcome(_Open):
         None, description="Ranked outcomes with tie-breakers: one seat -> value map per tie-breaker, in order.")
 
 
+class Ending(_Open):
+    """Why the game ended (runtime.Game.ending): the rule that ran `end game`, where it stands and
+    what it cites, with the outcome's reason, winners and scores, and all of it as a sentence."""
+
+    rule: str = Field(description="The rule that ended the game: `trigger NAME`, `move NAME` or `setup`.")
+    rule_source: str = Field(description="That rule's file:line.")
+    citation: str = Field(description="The rule's doc string: the rulebook section it implements (\"\" when none).")
+    source: str = Field(description="The `end game` statement's file:line.")
+    reason: str = Field(description="The outcome's reason text.")
+    winners: list[int]
+    scores: dict[str, JSONValue]
+    text: str = Field(description="All of the above as one sentence (runtime.sentences).")
+
+
 # -- views (runtime.views) -----------------------------------------------------------------------
 
 class Component(_Open):
@@ -424,6 +438,7 @@ class ViewOut(_Open):
     decision: Decision
     terminal: bool
     outcome: Outcome | None
+    ending: Ending | None = Field(None, description="Once the game is over: why it ended.")
 
 
 class LegalMovesOut(_Open):
@@ -431,6 +446,7 @@ class LegalMovesOut(_Open):
     version: int
     seat: int
     moves: list[Move]
+    texts: list[str] = Field(default_factory=list, description="texts[i] is moves[i] as a sentence (runtime.sentences).")
 
 
 class StreamTicketOut(_Open):
@@ -458,9 +474,11 @@ class MoveOut(_Open):
     game_id: str
     version: int
     events: list[LogEvent] = Field(description="The events the move caused, as the mover sees them.")
+    texts: list[str] = Field(default_factory=list, description="texts[i] is events[i] as a sentence (runtime.sentences).")
     decision: Decision
     terminal: bool
     outcome: Outcome | None
+    ending: Ending | None = Field(None, description="Once the game is over: why it ended.")
     receipt: ReceiptOut = Field(description="The service's signed receipt of the game's head after this move: keep it.")
 
 
@@ -481,6 +499,8 @@ class EventsOut(_Open):
     version: int
     finished: bool = Field(description="True once the game is over: the events are then the complete, hash-chained log.")
     events: list[LogEvent]
+    texts: list[str] = Field(default_factory=list, description="texts[i] is events[i] as a sentence, told as the caller "
+                             "may see it (runtime.sentences); beside the records, which stay exactly the log's.")
 
 
 class ReplayOut(_Open):
@@ -491,9 +511,11 @@ class ReplayOut(_Open):
     view: GameView
     terminal: bool
     outcome: Outcome | None
+    ending: Ending | None = Field(None, description="Once the game is over: why it ended.")
     decision: dict[str, Any] | None = Field(
         description="{step, seats, terminal} when a decision is pending after `at`; null inside a move's cascade.")
     legal_moves: list[dict[str, Any]] = Field(description="The seat's legal moves then ([] for a spectator).")
+    legal_texts: list[str] = Field(default_factory=list, description="legal_texts[i] is legal_moves[i] as a sentence.")
 
 
 _CheckOutFields: Any = from_attrs(
