@@ -244,7 +244,7 @@ def register(app: typer.Typer) -> None:
             actor = d.seats[0]
             moves = g.legal_moves(actor)
             if actor != seat:
-                m = rng.choice(moves)
+                m = g.pick_at_random(actor, rng.choice(moves), rng)
                 console.print(f"seat {actor}: {m.name} {json.dumps(m.args)}")
                 played.append((actor, m.to_dict()))
                 g.apply(actor, m)

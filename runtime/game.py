@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from dsl.ir import Ruleset
-from runtime import simultaneous, views
+from runtime import picks, simultaneous, views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
@@ -945,6 +945,27 @@ class Game:
             if self.prog.sim_seats:
                 self._open_round()
 
+    def pick_at_random(self, seat: int, move: Move, rng: Any, tries: int = 100) -> Move:
+        """`move` (as listed for `seat`) with each pick offer (runtime.picks) replaced by a random
+        pick that the move's requires accept; `move` itself when it has no offer. What a random
+        player sends. Raises IllegalMove when `tries` random picks all fail the requires."""
+        if not move.args or not any(picks.is_offer(v) for v in move.args.values()):
+            return move
+        st = self.st
+        saved = st.actor
+        st.actor = seat
+        try:
+            for _ in range(tries):
+                chosen = Move(move.name, picks.random_choice(move.args, rng))
+                try:
+                    self._checked(chosen, seat, False)
+                except IllegalMove:
+                    continue
+                return chosen
+        finally:
+            st.actor = saved
+        raise IllegalMove(f"no random pick for '{move.name}' met its requires in {tries} tries")
+
     # ---- simultaneous steps (runtime.simultaneous) ----
     def _open_round(self) -> None:
         """Open the round of the simultaneous step the turn machine is at (none elsewhere).
@@ -1008,7 +1029,7 @@ class Game:
         saved = st.actor
         st.actor = seat
         try:
-            if where.__class__ is tuple and where[1] is listing and not where[0].picks:
+            if where.__class__ is tuple and where[1] is listing and not where[0].picks and move.binding is not None:
                 mc, binding = where[0], move.binding
             else:
                 mc, binding = self._checked(move, seat, trusted)
