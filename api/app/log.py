@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 import attrs
 
 from api.app import logschema as schema
-from api.app import receipts
+from api.app import receipts, sealed
 from api.app.rules import PinnedRulesMismatch, Rules
 from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, sha256_hex
 from runtime import (
@@ -113,15 +113,16 @@ def header_of(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def runtime_events(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Bodies of the runtime events (RUNTIME_KINDS), in log order."""
-    return [e["body"] for e in entries if e.get("kind") in RUNTIME_KINDS]
+    """Bodies of the runtime events (RUNTIME_KINDS), in log order; each opened commitment as the
+    runtime's `sealed` event (api/app/sealed.py)."""
+    return sealed.runtime_bodies(entries, RUNTIME_KINDS)
 
 
 def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int) -> int | None:
     """The log version of the `index`-th (0-based) move/chance entry."""
     seen = -1
     for e in entries:
-        if e.get("kind") in RUNTIME_KINDS:
+        if e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit":
             seen += 1
             if seen == index:
                 return int(e["version"])
@@ -188,7 +189,7 @@ def replay_view(
     at = last if at is None else at
     if not 1 <= at <= last:
         raise LogError(f"at must be between 1 and {last}, got {at}")
-    index = sum(1 for e in entries if e.get("kind") in RUNTIME_KINDS and int(e["version"]) <= at) - 1
+    index = sum(1 for e in entries if (e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit") and int(e["version"]) <= at) - 1
     try:
         rs = compile_pinned(rules, header)
         events = _events(runtime_events(entries))
@@ -363,6 +364,13 @@ def _audit(
         a.passed("seed_commitment", f"revealed seed hashes to the commitment {header['seed_commitment'][:16]}...")
     else:
         a.skipped("seed_commitment", "the seed is not revealed (unfinished game)")
+
+    problem = sealed.check(entries, finished=seed is not None)
+    if problem is not None:
+        return a.fail(problem[0], "sealed_moves", problem[1])
+    commits = sum(1 for e in entries if e["kind"] == "commit")
+    if commits:
+        a.passed("sealed_moves", f"{commits} sealed moves: each opening matches the commitment logged before it")
 
     try:
         game = fold(rules, header, runtime_events(entries), seed)

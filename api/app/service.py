@@ -30,6 +30,7 @@ import attrs
 
 from api import viewer
 from api.app import log as gamelog
+from api.app import sealed as sealedlog
 from api.app.errors import (
     Conflict,
     Forbidden,
@@ -65,6 +66,7 @@ MAX_SEED_LENGTH = 256
 MAX_CHECK_TEXT = 128 * 1024  # characters of rule text /rulesets/check parses
 CACHE_SIZE = 1024
 LOCK_STRIPES = 256
+SEALED_RETRIES = 8  # appends of one sealed move racing other processes' (each retry re-reads the store)
 
 
 @attrs.define
@@ -97,6 +99,7 @@ class _PendingMove:
     entries: list[tuple[str, dict[str, Any]]]
     finished: bool
     decision: dict[str, Any]
+    sealed: dict[str, Any] | None = None  # a sealed move's `{commitment, salt}` (api/app/sealed.py)
 
     def append_arguments(self) -> dict[str, Any]:
         """The arguments of the store's append (`EventStore.append`) for this move."""
@@ -300,12 +303,22 @@ class GameService:
         """
         parsed = _parse_move(move)
         with self._locked(game_id):
-            pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
-            try:
-                stored = self.store.append(**pending.append_arguments())
-            except BaseException as exc:
-                self._refused_append(pending, exc)
-                raise
+            for attempt in range(SEALED_RETRIES):
+                pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
+                try:
+                    stored = self.store.append(**pending.append_arguments())
+                except VersionConflict as exc:
+                    # another process stored a seat's sealed move first: judge this one again
+                    # against the store (still the round quoted, it is accepted; not, refused)
+                    if pending.sealed is not None and attempt + 1 < SEALED_RETRIES:
+                        self._forget(game_id)
+                        continue
+                    self._refused_append(pending, exc)
+                    raise
+                except BaseException as exc:
+                    self._refused_append(pending, exc)
+                    raise
+                break
             result = self._moved(pending, stored)
         self.notifier.notify(game_id)
         return result
@@ -334,6 +347,12 @@ class GameService:
             pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
                 stored = await self.store.append_on_loop(**pending.append_arguments())
+            except VersionConflict as exc:
+                if pending.sealed is None:
+                    self._refused_append(pending, exc)
+                    raise
+                self._forget(game_id)
+                return None  # a sealed move that lost a race: `submit_move` judges it again and retries
             except BaseException as exc:
                 self._refused_append(pending, exc)
                 raise
@@ -361,7 +380,7 @@ class GameService:
         try:
             if live.finished:
                 raise Conflict("game_over", "the game is over", current_version=live.version)
-            if expected_version != live.version:
+            if expected_version != live.version and not _in_round(live, expected_version):
                 raise Conflict(
                     "stale_version",
                     f"the game is at version {live.version}, not {expected_version}",
@@ -369,6 +388,10 @@ class GameService:
                 )
             new = self._apply(live, token_seat, parsed)
             entries = [(e.kind, event_to_dict(e)) for e in new]
+            ack = None
+            if any(e.kind == "sealed" for e in new):  # commitments, and openings at the reveal
+                entries, ack = sealedlog.log_entries([b for _k, b in entries], live.game_id, live.seed, live.version,
+                                                     [x.to_dict() for x in live.events])
             finished = bool(live.game.terminal)
             try:
                 with _rules_running():
@@ -383,7 +406,7 @@ class GameService:
             raise
         if finished:
             entries.append(("reveal", _reveal(live.seed, live.game)))
-        return _PendingMove(live, checked, token_seat, entries, finished, decision)
+        return _PendingMove(live, checked, token_seat, entries, finished, decision, ack)
 
     def _refused_append(self, pending: _PendingMove, exc: BaseException) -> None:
         """After the store refused or failed a move's append: forget the game (it was applied
@@ -408,7 +431,7 @@ class GameService:
             "terminal": bool(live.game.terminal),
             "outcome": _outcome(live.game),
             "receipt": self._receipt(live),
-        }
+        } | ({"sealed": pending.sealed} if pending.sealed is not None else {})
 
     def events(self, game_id: str, token: str | None, after: int = 0) -> dict[str, Any]:
         """`{game_id, version, finished, events}` with the events after version `after`.
@@ -566,7 +589,7 @@ class GameService:
         except GameNotFound as exc:
             raise NotFound("game_not_found", f"no game {game_id!r}") from exc
         header = events[0].body
-        bodies = [e.body for e in events if e.kind in gamelog.RUNTIME_KINDS]
+        bodies = sealedlog.runtime_bodies([e.to_dict() for e in events], gamelog.RUNTIME_KINDS, record.seed)
         try:
             game = gamelog.fold(self.rules, header, bodies, record.seed, self.budget)
         except PinnedRulesMismatch as exc:
@@ -661,7 +684,9 @@ class GameService:
         if live.finished:
             return e.to_dict()
         body = e.body
-        if e.kind in gamelog.RUNTIME_KINDS:
+        if e.kind == "commit":
+            body = sealedlog.render_commit(body, seat, live.seed, live.game_id, e.version)
+        elif e.kind in gamelog.RUNTIME_KINDS:
             body = live.game.event_view(event_from_dict(e.body), seat)
         return {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": body}
 
@@ -672,6 +697,8 @@ def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
     folding the whole log again. False (and the cached game unusable) if what the moves
     produce differs from what is stored; the caller then rebuilds from the log."""
     produced: list[dict[str, Any]] = []
+    if any(e.kind in sealedlog.SEALED_KINDS for e in new):
+        return False  # sealed moves: rebuilt from the log, which opens them
     try:
         for e in new:
             if e.kind == "move":
@@ -702,6 +729,20 @@ def _rules_failed(exc: BudgetExceeded | RuleError) -> RulesFailed:
         return RulesFailed("budget_exceeded", str(exc), rule=exc.rule or None, source=exc.source or None, budget=exc.budget)
     span = exc.span
     return RulesFailed("rule_error", str(exc), source=f"{span.file}:{span.line}" if span is not None else None)
+
+
+def _in_round(live: LiveGame, expected_version: int) -> bool:
+    """Whether `expected_version` is a version of the open round of a simultaneous step: from the
+    version the step opened at (the last entry before the round's commits) to now. A seat quotes
+    the version it saw when it chose; the other seats' sealed moves since do not make it stale."""
+    if live.game.st.sim is None or expected_version > live.version:
+        return False
+    start = live.version
+    for e in reversed(live.events):
+        if e.kind != "commit":
+            start = e.version
+            break
+    return expected_version >= start
 
 
 def _parse_move(move: Any) -> dict[str, Any]:
