@@ -279,8 +279,23 @@ class RevealEvent(_Entry):
     body: RevealBody
 
 
+class CommitEvent(_Entry):
+    """A sealed move's commitment (api/app/sealed.py): while the game runs, others see only
+    `{ply, kind: "sealed", seat, rule, source}`; its own seat also its commitment, move and salt."""
+
+    kind: Literal["commit"]
+    body: dict[str, Any]
+
+
+class OpeningEvent(_Entry):
+    """A sealed move opened at its round's reveal: `{commit, seat, move, args, salt}`."""
+
+    kind: Literal["opening"]
+    body: dict[str, Any]
+
+
 LogEvent = Annotated[
-    Union[HeaderEvent, MoveEvent, ChanceEvent, ShowEvent, RevealEvent], Field(discriminator="kind")
+    Union[HeaderEvent, MoveEvent, ChanceEvent, ShowEvent, RevealEvent, CommitEvent, OpeningEvent], Field(discriminator="kind")
 ]
 
 
