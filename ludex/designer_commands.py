@@ -235,7 +235,8 @@ def register(app: typer.Typer) -> None:
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             from ludex.play_ui import PlayApp
 
-            PlayApp(g, seat, lambda game, actor, moves: rng.choice(moves), lambda s, m: played.append((s, m))).run()
+            PlayApp(g, seat, lambda game, actor, moves: game.pick_at_random(actor, rng.choice(moves), rng),
+                    lambda s, m: played.append((s, m))).run()
         while plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             if g.terminal:
                 break
@@ -373,9 +374,18 @@ def _show_moves(console: Console, g: Any, events: list[Any], seat: int) -> None:
     """The moves among `events` as `seat` sees them, exactly as the service shows them to it
     (`Game.event_view`: hidden arguments as slot references, sealed choices as who chose)."""
     for e in events:
-        if e.kind in ("move", "sealed"):
-            shown = g.event_view(e, seat)
-            console.print(f"seat {e.seat}: {shown['move'] or 'chose (sealed)'} {json.dumps(shown['args'])}")
+        line = move_line(g.event_view(e, seat))
+        if line is not None:
+            console.print(line)
+
+
+def move_line(shown: dict[str, Any]) -> str | None:
+    """The `--plain` line of an event as a seat is shown it (`Game.event_view`, or the body the
+    service renders for that seat): `seat S: MOVE ARGS` for a move, `seat S: chose (sealed) {}`
+    for a choice sealed from this seat; None for other events."""
+    if shown.get("kind") not in ("move", "sealed"):
+        return None
+    return f"seat {shown.get('seat')}: {shown.get('move') or 'chose (sealed)'} {json.dumps(shown.get('args') or {}, sort_keys=True)}"
 
 
 def _plain_pick(move: Any) -> Any:
