@@ -170,7 +170,8 @@ def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def replay_view(
-    rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | str | None
+    rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | str | None,
+    sealed_seed: str | None = None,
 ) -> dict[str, Any]:
     """The game as `seat` (None = spectator, "all" = every zone's contents, for a referee)
     saw it right after event `at` (default: the last): `{at, state_after, seat, view,
@@ -192,7 +193,10 @@ def replay_view(
     index = sum(1 for e in entries if (e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit") and int(e["version"]) <= at) - 1
     try:
         rs = compile_pinned(rules, header)
-        events = _events(runtime_events(entries))
+        # the service opens a running round's sealed moves with the game's seed (api/app/sealed.py);
+        # the runtime's view then shows each seat only its own
+        events = _events(sealed.runtime_bodies(entries, RUNTIME_KINDS, sealed_seed))
+        index = min(index, len(events) - 1)  # commits no one can open yet end the log
         step = step_after(rs, header["seats"], header["options"], events, index, seat, revealed_seed(entries))
     except (IllegalMove, ImpossibleOutcome, MalformedEvent) as exc:
         version = _failed_version(entries, exc)

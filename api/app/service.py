@@ -525,9 +525,17 @@ class GameService:
         if not 1 <= at <= len(entries):
             raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
         try:
-            return gamelog.replay_view(self.rules, entries, at, seat)
+            return gamelog.replay_view(self.rules, entries, at, seat, self._sealed_seed(entries))
         except gamelog.LogError as exc:
             raise ServiceError("corrupt_log", str(exc)) from exc
+
+    def _sealed_seed(self, entries: list[dict[str, Any]]) -> str | None:
+        """The game's seed when its log holds a sealed move no opening shows yet (a round still
+        open): the replay opens it, and the runtime's view shows each seat only its own."""
+        opened = {e["body"]["commit"] for e in entries if e["kind"] == "opening"}
+        if not any(e["kind"] == "commit" and e["version"] not in opened for e in entries):
+            return None
+        return self.store.game(entries[0]["game_id"]).seed
 
     def receipt(self, game_id: str) -> dict[str, Any]:
         """A signed receipt of the game's head now (see `api/app/receipts.py`): `{receipt,

@@ -5,6 +5,7 @@ chooses, opened at the reveal, and audited; races between seats lose nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import shutil
@@ -12,10 +13,12 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from service_harness import play_service
 
 from api.app import GameService, Rules, audit_log
-from api.app.errors import Conflict
+from api.app.errors import Conflict, IllegalMoveError
 from api.app.sealed import commitment
 from api.store import EventStore, event_hash
 
@@ -169,3 +172,61 @@ def test_seats_racing_from_two_processes_lose_nothing_and_apply_once(db_url, rul
     finally:
         for s in stores:
             s.dispose()
+
+
+HEARTS = Path(__file__).parents[1] / "simultaneous" / "hearts_mini.ludex"
+
+
+@pytest.fixture(scope="module")
+def hearts_service(tmp_path_factory):
+    root = tmp_path_factory.mktemp("rulesets")
+    (root / "hearts_mini").mkdir()
+    shutil.copy(HEARTS, root / "hearts_mini" / "game.ludex")
+    store = EventStore(f"sqlite:///{tmp_path_factory.mktemp('db') / 'ludex.db'}")
+    yield GameService(store, Rules([root]))
+    store.dispose()
+
+
+def _seen_by_others(service: GameService, seed: str, picker: int, pick: list[int]) -> list[str]:
+    """What every seat but `picker` (and a spectator) is shown once `picker` has sealed the cards
+    at positions `pick` of its offer: view, events, stream and replay, as canonical JSON."""
+    game = service.create_game("hearts_mini", seats=4, seed=seed)
+    gid, tokens = game["game_id"], game["tokens"]
+    offer = service.legal_moves(gid, tokens[picker])["moves"][0]["args"]["cs"]["of"]
+    version = service.view(gid, None)["version"]
+    service.submit_move(gid, tokens[picker], {"name": "pass_cards", "args": {"cs": [offer[i] for i in pick]}}, version)
+    out = []
+    for viewer in [tokens[s] for s in range(4) if s != picker] + [None]:
+        view = service.view(gid, viewer)
+        events = [{k: v for k, v in e.items() if k != "game_id"} for e in service.events(gid, viewer)["events"][1:]]
+
+        async def follow(viewer: str | None = viewer, n: int = len(events) + 1) -> list[dict]:
+            got = []
+            async for e in service.stream(gid, viewer):
+                got.append({k: v for k, v in e.items() if k != "game_id"})
+                if len(got) == n:
+                    return got[1:]  # the header names the game
+            return got
+
+        streamed = asyncio.run(asyncio.wait_for(follow(), 10))
+        replayed = service.replay(gid, viewer, view["version"])
+        out.append(json.dumps([view["view"], view["decision"], events, streamed, replayed], sort_keys=True))
+    return out
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(picker=st.integers(0, 3), pick=st.lists(st.integers(0, 4), min_size=3, max_size=3, unique=True))
+def test_before_the_reveal_no_other_seat_can_tell_which_cards_were_sealed(hearts_service, picker, pick):
+    """Hearts-like passing: whatever three cards a seat seals, every other seat's view, events,
+    SSE/gRPC stream (one rendering) and replay are byte for byte the same as for another pick."""
+    def seen(p: list[int]) -> list[str] | None:
+        try:
+            return _seen_by_others(hearts_service, "hands", picker, p)
+        except IllegalMoveError:  # three hearts may not be passed together: the rules refuse the pick
+            return None
+
+    chosen = seen(pick)
+    if chosen is None:
+        return
+    others = (seen(p) for p in ([0, 1, 2], [0, 1, 3], [0, 2, 4], [2, 3, 4]) if p != pick)
+    assert chosen == next(o for o in others if o is not None)
