@@ -2,7 +2,8 @@
 
     g = Game.new(ruleset, seats=2, options={}, seed="s")   # setup runs; chance nodes become events
     g.decision()            # whose decision it is: Decision(step, seats, terminal)
-    g.legal_moves(seat)     # list[Move]
+                            # (at a simultaneous step: every seat still to choose, runtime.simultaneous)
+    g.legal_moves(seat)     # list[Move] (a pick of several is listed as its offer, runtime.picks)
                             # (automaton seats never decide: the rules play their moves, see _run_automata)
     g.apply(seat, move)     # new events; IllegalMove / NotYourTurn leave the state unchanged
     g.view(seat)            # the seat's information set as JSON (hidden zones redacted)
@@ -601,7 +602,8 @@ class Game:
 
     def decision(self) -> Decision:
         """Who decides now. Never an automaton seat: its moves are played inside `apply`, so a
-        decision with an automaton to act is a stuck one (it had no legal move)."""
+        decision with an automaton to act is a stuck one (it had no legal move). At a
+        simultaneous step, `seats` are the seats of the round that have not chosen yet."""
         st = self.st
         if st.terminal:
             return Decision(st.step, (), True)
@@ -622,7 +624,8 @@ class Game:
         return got
 
     def legal_moves(self, seat: int) -> list[Move]:
-        """Every legal move of `seat` now (empty when it is not that seat's decision).
+        """Every legal move of `seat` now (empty when it is not that seat's decision; at a
+        simultaneous step, the moves of any seat of the round, chosen already or not).
 
         The moves are found once per state version; each call returns a new list object
         (`_MoveList`: a list whose `Move` objects are made when first read)."""
@@ -711,7 +714,8 @@ class Game:
         """Apply `seat`'s move and return the events it produced (the move, then chance).
 
         Raises NotYourTurn when `seat` is not to act, IllegalMove with the failing require's
-        reason otherwise; the state is unchanged then. `trusted` (replay only) also accepts
+        reason otherwise; the state is unchanged then. At a simultaneous step the move is sealed
+        (a `sealed` event) and the last seat's choice reveals the round (`_choose`). `trusted` (replay only) also accepts
         components by name where the mover could not see them. A rule that fails while the
         move runs (RuleError, or BudgetExceeded when it runs out of the execution budget)
         leaves the state as it was before the move too.

@@ -159,3 +159,27 @@ def test_generated_code_and_closures_agree_on_simultaneous_games(which, monkeypa
     closures = trace()
     monkeypatch.setattr(rc, "_PROGRAMS", {rs.content_hash: generated})
     assert trace() == closures
+
+
+def _diagnostics(text: str) -> list[str]:
+    from dsl.loader import check_text
+
+    return [f"{d.line}:{d.column}: {d.message}" for d in check_text(text, "bad.ludex")]
+
+
+def test_the_checker_refuses_a_pick_before_the_last_parameter_and_seats_that_are_not_a_list():
+    head = "game bad\ncomponent card(n: int)\nzone hand: per seat card owner = []\n"
+    assert _diagnostics(head + "step s\nmove m(cs in 2 of hand[actor], k in 1..3) during s { }\n") == [
+        "5:8: 'cs in ... of ...' picks several at once: it may only be a move's last parameter"]
+    assert _diagnostics(head + "step s simultaneous for 3\nmove m(k in 1..3) during s { }\n") == [
+        "4:25: type mismatch: `simultaneous for` names a list of seats, found a number"]
+    assert _diagnostics(head + "step s\nmove m(cs in \"two\" of hand[actor]) during s { }\n")[0].startswith(
+        "5:14: type mismatch")
+
+
+def test_a_round_that_names_no_seat_is_a_rule_error_naming_the_step():
+    from runtime import RuleError
+
+    text = "game empty\nvar n: int = 0\nstep s simultaneous for [] then stay\nmove m() during s { n += 1 }\n"
+    with pytest.raises(RuleError, match="the simultaneous step 's' needs a non-empty list of different seats, got \\[\\]"):
+        Game.new(load_from_sources((("empty.ludex", text),)), 2, seed=1)
