@@ -600,6 +600,23 @@ class Game:
         """The seats the rules drive: automaton name -> seat number (after the human seats)."""
         return {a.name: self.seats + i for i, a in enumerate(self.prog.rs.automata)}
 
+    @property
+    def round_seats(self) -> tuple[int, ...] | None:
+        """At a simultaneous step, the seats its open round names (in the order their moves
+        apply); None elsewhere (runtime.simultaneous)."""
+        rnd = self.st.sim
+        return None if rnd is None else rnd.seats
+
+    def forget_choices(self, keep: int | None = None) -> None:
+        """Drop the open round's sealed choices but `keep`'s: what a world sampled for that seat
+        may know (search.determinise); the other seats of the round are to choose again."""
+        rnd = self.st.sim
+        if rnd is None:
+            return
+        self.st.sim = simultaneous.Round(rnd.seats, tuple(c for c in rnd.chosen if c[0] == keep), rnd.actor)
+        self.st.version += 1
+        self._sim_lists = {}
+
     def decision(self) -> Decision:
         """Who decides now. Never an automaton seat: its moves are played inside `apply`, so a
         decision with an automaton to act is a stuck one (it had no legal move). At a

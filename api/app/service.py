@@ -743,7 +743,7 @@ def _in_round(live: LiveGame, expected_version: int) -> bool:
     """Whether `expected_version` is a version of the open round of a simultaneous step: from the
     version the step opened at (the last entry before the round's commits) to now. A seat quotes
     the version it saw when it chose; the other seats' sealed moves since do not make it stale."""
-    if live.game.st.sim is None or expected_version > live.version:
+    if live.game.round_seats is None or expected_version > live.version:
         return False
     start = live.version
     for e in reversed(live.events):

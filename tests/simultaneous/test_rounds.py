@@ -183,3 +183,17 @@ def test_a_round_that_names_no_seat_is_a_rule_error_naming_the_step():
     text = "game empty\nvar n: int = 0\nstep s simultaneous for [] then stay\nmove m() during s { n += 1 }\n"
     with pytest.raises(RuleError, match="the simultaneous step 's' needs a non-empty list of different seats, got \\[\\]"):
         Game.new(load_from_sources((("empty.ludex", text),)), 2, seed=1)
+
+
+def test_a_world_sampled_for_a_bot_does_not_know_the_other_seats_sealed_choices():
+    import random
+
+    from search.determinise import determinise
+
+    g = Game.new(rps(), 2, seed=1)
+    g.apply(1, {"name": "play", "args": {"s": "paper"}})
+    world = determinise(g, 0, random.Random(1))
+    assert world.decision().seats == (0, 1) and "mine" not in world.view(1)["simultaneous"]
+    mine = determinise(g, 1, random.Random(1))
+    assert mine.view(1)["simultaneous"]["mine"] == {"name": "play", "args": {"s": "paper"}}
+    assert g.decision().seats == (0,)  # the real game is untouched
