@@ -8,6 +8,9 @@ per line when exported), versions counting from 1:
   sources: [[file, text], ...], sources_hash, seed_commitment, created_at}`. `seed_commitment` is the hex
   SHA-256 of the game's secret seed.
 - kinds `move`, `chance` and `show` (RUNTIME_KINDS): the runtime's events (`runtime.event_to_dict`), in order.
+- kinds `commit` and `opening`: a sealed move at a simultaneous step, committed when it arrives
+  and opened at its round's reveal (api/app/sealed.py); the runtime's `sealed` event is rebuilt
+  from them, and the audit's `sealed_moves` check verifies each opening against its commitment.
 - last, once the game is over, kind `reveal`: `{seed, outcome}`.
 
 The audit needs nothing but the log: it checks the hash chain, that the pinned rule text
