@@ -14,6 +14,7 @@ from service_harness import (
     Server,
     bearer,
     create_http_game,
+    grpc_auth,
     grpc_stub,
     play_grpc,
     play_http,
@@ -63,6 +64,10 @@ def test_the_example_plays_over_grpc_and_audits(server):
     try:
         with httpx.Client(base_url=server.http, timeout=30) as client:
             game = create_http_game(client, "rock_paper_scissors")
+        view = stub.GetView(pb2.GetViewRequest(game_id=game["game_id"]))
+        first = stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game["game_id"], move=pb2.Move(name="play", args={"s": pb2.Value(text="paper")}),
+                                                      expected_version=view.version), metadata=grpc_auth(game["tokens"][0]))
+        assert len(first.sealed.commitment) == 64 and first.sealed.salt and first.receipt.version == first.version
         assert play_grpc(pb2, stub, game["game_id"], game["tokens"], random.Random(6)) > 0
         report = stub.Audit(pb2.AuditRequest(game_id=game["game_id"]))
         assert report.ok and "sealed_moves" in list(report.passed), report
