@@ -67,6 +67,8 @@ class Binder:
     name: str
     domain: Node
     span: Span | None = attrs.field(default=None, eq=False)
+    # `NAME in COUNT of DOMAIN`: COUNT different elements of the domain at once, bound as a list
+    count: Node | None = attrs.field(default=None, metadata={"hash_if_default": False})
 
 
 @attrs.frozen
@@ -222,6 +224,9 @@ class StepDecl(Decl):
 
     then: Node = Node("then_stay", ())
     kind: str = attrs.field(default="step", init=False)
+    # `simultaneous [for SEATS]`: the seats (a list, in the order their moves apply) that choose at
+    # once; None for an ordinary step (docs/language.md, "Simultaneous steps")
+    simultaneous: Node | None = attrs.field(default=None, metadata={"hash_if_default": False})
 
 
 @attrs.frozen

@@ -283,6 +283,16 @@ class Checker:
             self._step_ref(d.then.args[0], d.then.span or d.span)
             if d.then.args[1] is not None:
                 self.expect(d.then.args[1], {}, "seat")
+        if d.simultaneous is not None:
+            self._simultaneous_seats(d)
+
+    def _simultaneous_seats(self, d: A.StepDecl) -> None:
+        """`simultaneous for SEATS`: a list of seats (docs/language.md, "Simultaneous steps")."""
+        assert d.simultaneous is not None
+        t = self.expr(d.simultaneous, {})
+        if t not in ("list:seat", "list:any", "list:int", "any"):
+            self.rep.error(d.simultaneous.span or d.span, f"type mismatch: `simultaneous for` names a list of seats, found {pretty(t)}",
+                           "write `simultaneous` for every seat, or e.g. `simultaneous for [s for s in seats where score[s] > 0]`")
 
     def _most_seats(self) -> int:
         """The most seats a game of these rules can have, automata included."""
@@ -341,11 +351,15 @@ class Checker:
         for b in binders:
             t = self.iterable(b.domain, scope)
             scope[b.name] = elem(t)
+            if b.count is not None:  # `NAME in N of DOMAIN`: a list of N of the domain's elements
+                self.expect(b.count, scope, "int")
+                scope[b.name] = "list:" + elem(t)
         return scope
 
     def _decl_move(self, d: A.MoveDecl) -> None:
         for s in d.steps:
             self._step_ref(s, d.span)
+        self._pick_binders(d.params, "a move's last parameter")
         scope = self._binders(d.params, {})
         for r in d.requires:
             self.expect(r.cond, scope, "bool")
@@ -355,6 +369,7 @@ class Checker:
         self._say(d)
 
     def _decl_trigger(self, d: A.TriggerDecl) -> None:
+        self._pick_binders(d.params + (A.Binder("", A.Node("lit", (0,))),), "a move's last parameter, not a trigger's")
         scope = self._binders(d.params, {})
         self.expect(d.cond, scope, "bool")
         self.block(d.body, self.narrowed(d.cond, scope, True))
@@ -406,6 +421,14 @@ class Checker:
                 if name not in fields and name != "name":
                     self.rep.error(d.span, f"display label: '{name}' is not an attribute of {d.target}",
                                    did_you_mean(name, fields) or f"its attributes are {', '.join(fields) or 'none'}")
+
+    def _pick_binders(self, binders: tuple[A.Binder, ...], where: str) -> None:
+        """`NAME in N of DOMAIN` is a move's choice of several at once: only its last parameter,
+        so the listing can stop at the candidates (docs/language.md, "Picking several at once")."""
+        for b in binders[:-1]:
+            if b.count is not None:
+                self.rep.error(b.span, f"'{b.name} in ... of ...' picks several at once: it may only be {where}",
+                               "move the parameter last")
 
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})
@@ -524,8 +547,8 @@ class Checker:
             if a:
                 self.per_seat_values(a[0], scope, "the scores")
         else:
-            what = "the scores" if oc.op == "outcome_scores" else "the ranking keys"
-            self.per_seat_values(a[0], scope, what, numbers=oc.op == "outcome_scores")
+            what = "the ranking keys" if oc.op == "outcome_rank" else "the scores"
+            self.per_seat_values(a[0], scope, what, numbers=oc.op != "outcome_rank")
             for b in a[1] if len(a) > 1 else ():
                 self.per_seat_values(b, scope, "a tie-breaker")
 

@@ -179,8 +179,14 @@ class _Build(Transformer):
 
     def step_decl(self, meta, name, *rest):
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
-        then = next((x for x in rest if isinstance(x, A.Node)), None)
-        return A.StepDecl(str(name), _doc(doc), self._tspan(name), then or A.Node("then_stay", ()))
+        then = next((x for x in rest if isinstance(x, A.Node) and x.op != "step_sim"), None)
+        sim = next((x.args[0] for x in rest if isinstance(x, A.Node) and x.op == "step_sim"), None)
+        step = A.StepDecl(str(name), _doc(doc), self._tspan(name), then or A.Node("then_stay", ()))
+        return step if sim is None else attrs.evolve(step, simultaneous=sim)
+
+    def step_sim(self, meta, seats=None):
+        # without `for`, every seat: the expression `seats`, at the keyword's position
+        return self._n("step_sim", meta, seats if seats is not None else self._n("name", meta, "seats"))
 
     def step_then(self, meta, target):
         return target
@@ -196,6 +202,9 @@ class _Build(Transformer):
 
     def binder(self, meta, name, domain):
         return A.Binder(str(name), domain, self._tspan(name))
+
+    def pick_binder(self, meta, name, count, domain):
+        return A.Binder(str(name), domain, self._tspan(name), count)
 
     def forced(self, meta):
         return "forced"
@@ -329,6 +338,9 @@ class _Build(Transformer):
 
     def outcome_rank(self, meta, keys, *rest):
         return self._ranked("outcome_rank", meta, keys, rest)
+
+    def outcome_lowest(self, meta, keys, *rest):
+        return self._ranked("outcome_lowest", meta, keys, rest)
 
     def _ranked(self, op, meta, keys, rest):
         breaks = tuple(x.args[0] for x in rest if isinstance(x, A.Node) and x.op == "tiebreak")

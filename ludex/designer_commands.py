@@ -252,13 +252,16 @@ def register(app: typer.Typer) -> None:
             fail(f"there is no seat {seat} in a {seats}-seat game", f"seats are 0 to {seats - 1}")
         game_seed = str(seed if seed is not None else random.randrange(1 << 30))
         g = new_game(rs, seats, opts, seed=game_seed)
+        from runtime import IllegalMove  # lazily, as `new_game` imports the runtime
+
         rng = random.Random(seed)
         played: list[tuple[int, dict[str, Any]]] = []
         console = Console()
         if not plain and sys.stdin.isatty() and sys.stdout.isatty():
             from ludex.play_ui import PlayApp
 
-            PlayApp(g, seat, lambda game, actor, moves: rng.choice(moves), lambda s, m: played.append((s, m))).run()
+            PlayApp(g, seat, lambda game, actor, moves: game.pick_at_random(actor, rng.choice(moves), rng),
+                    lambda s, m: played.append((s, m))).run()
         while plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             if g.terminal:
                 break
@@ -269,18 +272,22 @@ def register(app: typer.Typer) -> None:
             actor = d.seats[0]
             moves = g.legal_moves(actor)
             if actor != seat:
-                m = rng.choice(moves)
-                console.print(f"seat {actor}: {m.name} {json.dumps(m.args)}")
+                m = g.pick_at_random(actor, rng.choice(moves), rng)
                 played.append((actor, m.to_dict()))
-                g.apply(actor, m)
+                _show_moves(console, g, g.apply(actor, m), seat)
                 continue
             console.print_json(json.dumps(_compact_view(g.view(seat))))
             for i, m in enumerate(moves):
                 console.print(f"  [bold]{i}[/bold]: {m.name} {json.dumps(m.args)}")
             choice = typer.prompt("your move", type=int)
             if 0 <= choice < len(moves):
-                played.append((seat, moves[choice].to_dict()))
-                g.apply(seat, moves[choice])
+                chosen = _plain_pick(moves[choice])
+                try:
+                    _show_moves(console, g, g.apply(seat, chosen), seat)
+                except IllegalMove as exc:
+                    console.print(f"[red]refused: {exc.reason}[/red]")
+                    continue
+                played.append((seat, chosen.to_dict()))
             else:
                 console.print(f"[red]there is no move {choice}: choose 0 to {len(moves) - 1}[/red]")
         console.print(f"game over: {json.dumps(g.outcome)}" if g.terminal else f"left the game unfinished after {len(g.events)} events")
@@ -386,3 +393,39 @@ def _print_stats(s: dict) -> None:
         for seat, mean in s["mean_scores"].items():
             sc.add_row(seat, f"{mean:.2f}")
         c.print(sc)
+
+
+def _show_moves(console: Console, g: Any, events: list[Any], seat: int) -> None:
+    """The moves among `events` as `seat` sees them, exactly as the service shows them to it
+    (`Game.event_view`: hidden arguments as slot references, sealed choices as who chose)."""
+    for e in events:
+        line = move_line(g.event_view(e, seat))
+        if line is not None:
+            console.print(line)
+
+
+def move_line(shown: dict[str, Any]) -> str | None:
+    """The `--plain` line of an event as a seat is shown it (`Game.event_view`, or the body the
+    service renders for that seat): `seat S: MOVE ARGS` for a move, `seat S: chose (sealed) {}`
+    for a choice sealed from this seat; None for other events."""
+    if shown.get("kind") not in ("move", "sealed"):
+        return None
+    return f"seat {shown.get('seat')}: {shown.get('move') or 'chose (sealed)'} {json.dumps(shown.get('args') or {}, sort_keys=True)}"
+
+
+def _plain_pick(move: Any) -> Any:
+    """A listed move whose argument is a pick offer (runtime.picks) completed from the terminal:
+    the candidates' numbers, separated by commas; other moves as they are."""
+    from runtime import Move
+    from runtime.picks import is_offer
+
+    args = dict(move.args)
+    for name, v in args.items():
+        if is_offer(v):
+            for i, c in enumerate(v["of"]):
+                typer.echo(f"    {i}: {c}")
+            text = typer.prompt(f"{name}: pick {v['pick']} (numbers, separated by commas)")
+            numbers = [int(x) for x in text.replace(" ", "").split(",") if x.isdigit()]
+            args[name] = [v["of"][i] for i in numbers if 0 <= i < len(v["of"])]
+    return Move(move.name, args)
+

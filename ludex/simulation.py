@@ -78,6 +78,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     t0 = time.perf_counter()
     for i in range(games):
         g = Game.new(rs, n_seats, options, seed=f"{seed}:{i}")
+        pick_rng = random.Random(f"{seed}:{i}")  # picks several at once (runtime.picks) drawn at random
         plies = 0
         stuck = False
         played: list[tuple[int, dict[str, Any]]] = []
@@ -90,7 +91,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
             moves = g.legal_moves(actor)
             branching_sum += len(moves)
             decisions += 1
-            move = player.choose(g, actor, moves)
+            move = g.pick_at_random(actor, player.choose(g, actor, moves), pick_rng)
             if save is not None:
                 played.append((actor, move.to_dict()))
             g.apply(actor, move)

@@ -23,7 +23,7 @@ from typing import Any
 from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
-from runtime import outcomes
+from runtime import outcomes, picks
 from runtime.state import State
 from runtime.values import RESERVED, ZoneRef
 
@@ -137,7 +137,7 @@ def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, brea
         except KeyError as exc:
             raise RuleError(f"end game: {exc.args[0]}", span) from None
 
-    if kind in ("scores", "rank"):
+    if kind in ("scores", "rank", "lowest"):
         st.end_game(outcomes.ranked(kind, st.seat_list, reason, seat_values(main), [seat_values(b) for b in breaks], ties),
                     span)
     st.end_game(outcomes.plain(kind, reason, main if kind == "win" else None,
@@ -158,7 +158,8 @@ PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template befor
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef}
+           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef,
+           "PICK_OFFER": picks.offer}
 
 
 class Gen:
@@ -1133,10 +1134,13 @@ class Gen:
         for k, b in enumerate(binders):
             v = self.fresh(b.name)
             dom = self.loop_items(b.domain, env)
+            if b.count is not None:  # a pick binder: its one offer (runtime.picks), not each element
+                dom = f"PICK_OFFER({self.ex(b.count, env)}, {dom})"
             doms.append(dom)
             fulls.append([])
-            keyable.append(self._keyable(b.domain, env))
-            self._note_element(v, b.domain, env)
+            keyable.append(self._keyable(b.domain, env) and b.count is None)
+            if b.count is None:
+                self._note_element(v, b.domain, env)
             env = {**env, b.name: v}
             hoist.levels[v] = k
             hoist.binders.add(v)
@@ -1455,7 +1459,7 @@ class Gen:
         r = self.ex(reason, env) if isinstance(reason, A.Node) else repr(reason)
         args = outcome.args
         span = self.const(n.span)
-        if kind in ("team", "scores", "rank"):
+        if kind in ("team", "scores", "rank", "lowest"):
             breaks = "(" + "".join(self.ex(b, env) + ", " for b in (args[1] if len(args) > 1 else ())) + ")"
             ties = args[2] if len(args) > 2 else "win"
             return [f"{ind}END_GAME(st, {kind!r}, {r}, {span}, {self.ex(args[0], env)}, {breaks}, {ties!r})"]

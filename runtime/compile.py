@@ -16,7 +16,7 @@ import attrs
 from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
-from runtime import codegen, outcomes
+from runtime import codegen, outcomes, picks
 from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -96,12 +96,17 @@ class MoveCode:
     # generated legal-move search `f(st, first_only) -> [bound tuple]` (runtime.codegen), or None
     search: Any = None
     run: Any = None  # generated body `f(st, trig, *binding)` (runtime.codegen), or None: the closures
+    # with a pick binder (`cs in 3 of D`, always last): the requires that read the picked list,
+    # checked when a pick is sent, never while listing the offer (runtime.picks)
+    pick_requires: list[tuple[Fn, Fn, A.Require]] = attrs.field(factory=list)
     name: str = attrs.field(init=False)  # the move's name
     names: tuple[str, ...] = attrs.field(init=False)  # the parameters' names, in order
     rule: str = attrs.field(init=False)  # "move <name>", as events name it
     source: str = attrs.field(init=False)  # "file:line" of the declaration
+    picks: bool = attrs.field(init=False)  # its last parameter is a pick binder: listed as an offer
 
     def __attrs_post_init__(self) -> None:
+        self.picks = bool(self.decl.params) and self.decl.params[-1].count is not None
         self.name = self.decl.name
         self.names = tuple(b[0] for b in self.binders)
         self.rule = f"move {self.decl.name}"
@@ -155,6 +160,8 @@ class Program:
     setup_run: Any  # generated `f(st, trig)` running the setup block (runtime.codegen), or None
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
+    # step -> `f(st, [])` giving the seats of a `simultaneous` step, in the order their moves apply
+    sim_seats: dict[str, Fn] = attrs.field(factory=dict)
     _step_moves: dict[str, tuple] = attrs.field(factory=dict)
     # (seats, given options) -> every option resolved (`Game.new` of the same options again)
     resolved_options: dict[tuple, dict[str, Any]] = attrs.field(factory=dict)
@@ -275,6 +282,7 @@ class Compiler:
             option_defaults=[(o, self.closed(o.default)) for o in rs.options],
             setup_slots=setup_sc.size,
             setup_run=self.setup_run,
+            sim_seats={s.name: self.closed(s.simultaneous) for s in rs.steps if s.simultaneous is not None},
         )
 
     def _generate(self, moves: list[MoveCode], triggers: list[TriggerCode]) -> None:
@@ -323,6 +331,8 @@ class Compiler:
         out = []
         for b in binders:
             dom = self.ex(b.domain, sc)
+            if b.count is not None:
+                dom = _pick_domain(self.ex(b.count, sc), dom)
             out.append((b.name, sc.add(b.name), dom))
         return out
 
@@ -338,7 +348,10 @@ class Compiler:
         del slot_of
         body_sc = sc.child()
         body = [(self.stmt(s, body_sc), s) for s in m.body]
-        return MoveCode(m, binders, requires, body, sc.size)
+        picked: list = []
+        if m.params and m.params[-1].count is not None:
+            picked, requires[-1] = requires[-1], []
+        return MoveCode(m, binders, requires, body, sc.size, pick_requires=picked)
 
     def trigger(self, t: A.TriggerDecl) -> TriggerCode:
         sc = Scope()
@@ -986,7 +999,7 @@ class Compiler:
             except KeyError as exc:
                 raise RuleError(f"end game: {exc.args[0]}", n.span) from None
 
-        if kind in ("scores", "rank"):
+        if kind in ("scores", "rank", "lowest"):
             keys = self.ex(args[0], sc)
             breaks = [self.ex(b, sc) for b in (args[1] if len(args) > 1 else ())]
             ties = args[2] if len(args) > 2 else "win"
@@ -1028,3 +1041,9 @@ _CONST_OPS: dict[str, Callable[[Fn, Any], Fn]] = {
 
 
 __all__ = ["Program", "RuleError", "program_for"]
+
+
+def _pick_domain(count: Fn, dom: Fn) -> Fn:
+    """A pick binder's domain (`NAME in COUNT of DOMAIN`): the one offer `runtime.picks.Pick`
+    of the domain's elements, or nothing when there are too few."""
+    return lambda st, env: picks.offer(count(st, env), st.items(dom(st, env)))

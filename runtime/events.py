@@ -21,8 +21,10 @@ class Event:
     """One step of a game's history.
 
     - `ply`: the event's 0-based position in the game's event list.
-    - `kind`: "move" (a seat's decision), "chance" (a chance node's outcome) or "show"
-      (a `reveal` effect showed `zone`'s components, `outcome`, to everyone).
+    - `kind`: "move" (a seat's decision), "chance" (a chance node's outcome), "show"
+      (a `reveal` effect showed `zone`'s components, `outcome`, to everyone) or "sealed" (a
+      seat's choice at a simultaneous step, hidden from the others: runtime.simultaneous). A move
+      revealed from sealed choices has `node` "sealed".
     - `rule`, `source`: the rule that produced it and its `file:line`.
     - move events: `seat`, `move` (name), `args` (canonical: components by name),
       `refs` (for component arguments some seat could not see: their slot reference, e.g.

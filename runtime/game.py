@@ -2,7 +2,8 @@
 
     g = Game.new(ruleset, seats=2, options={}, seed="s")   # setup runs; chance nodes become events
     g.decision()            # whose decision it is: Decision(step, seats, terminal)
-    g.legal_moves(seat)     # list[Move]
+                            # (at a simultaneous step: every seat still to choose, runtime.simultaneous)
+    g.legal_moves(seat)     # list[Move] (a pick of several is listed as its offer, runtime.picks)
                             # (automaton seats never decide: the rules play their moves, see _run_automata)
     g.apply(seat, move)     # new events; IllegalMove / NotYourTurn leave the state unchanged
     g.view(seat)            # the seat's information set as JSON (hidden zones redacted)
@@ -24,11 +25,12 @@ from typing import Any
 import attrs
 
 from dsl.ir import Ruleset
-from runtime import views
+from runtime import picks, simultaneous, views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, RuleError, program_for
 from runtime.events import NO_ARGS, Event, new_log, new_move_event
+from runtime.picks import Pick
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
 
@@ -234,6 +236,8 @@ class _Listing:
     bindings: list[tuple]
 
     def encode(self, v: Any) -> Any:
+        if v.__class__ is Pick:
+            return v.encoded(self.encode)
         if v.__class__ is Comp:
             st, zones = self.st, self.zones
             if zones is None:
@@ -263,6 +267,8 @@ class Game:
         self._made: list[Move | None] = []  # the moves read of it, shared by its lists (`_MoveList`)
         self._plan = _plan_for(prog)
         self._humans = st.nseats - len(prog.rs.automata)  # the human seats come first
+        # at a simultaneous step: seat -> (its listing, its made moves), for the state version listed
+        self._sim_lists: dict[int, tuple[_Listing, list]] = {}
         st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
 
     # ---- creation ----
@@ -326,6 +332,8 @@ class Game:
         st.chance = ChanceSource(seed)
         g = cls(prog, st)
         g._place(position)
+        if prog.sim_seats:
+            g._open_round()
         return g
 
     def _place(self, position: dict[str, Any]) -> None:
@@ -521,6 +529,7 @@ class Game:
             if st.flow is None:
                 st.flow = ("turn", 0)
             self._transition()
+            self._open_round()
         self._run_automata()
 
     def _build_entity(self, e: Ent) -> None:
@@ -558,6 +567,7 @@ class Game:
         d = new.__dict__ = self.__dict__.copy()
         d["st"] = self.st.clone()
         d["_listing"] = None
+        d["_sim_lists"] = {}
         return new
 
     # ---- queries ----
@@ -612,12 +622,32 @@ class Game:
         """The seats the rules drive: automaton name -> seat number (after the human seats)."""
         return {a.name: self.seats + i for i, a in enumerate(self.prog.rs.automata)}
 
+    @property
+    def round_seats(self) -> tuple[int, ...] | None:
+        """At a simultaneous step, the seats its open round names (in the order their moves
+        apply); None elsewhere (runtime.simultaneous)."""
+        rnd = self.st.sim
+        return None if rnd is None else rnd.seats
+
+    def forget_choices(self, keep: int | None = None) -> None:
+        """Drop the open round's sealed choices but `keep`'s: what a world sampled for that seat
+        may know (search.determinise); the other seats of the round are to choose again."""
+        rnd = self.st.sim
+        if rnd is None:
+            return
+        self.st.sim = simultaneous.Round(rnd.seats, tuple(c for c in rnd.chosen if c[0] == keep), rnd.actor)
+        self.st.version += 1
+        self._sim_lists = {}
+
     def decision(self) -> Decision:
         """Who decides now. Never an automaton seat: its moves are played inside `apply`, so a
-        decision with an automaton to act is a stuck one (it had no legal move)."""
+        decision with an automaton to act is a stuck one (it had no legal move). At a
+        simultaneous step, `seats` are the seats of the round that have not chosen yet."""
         st = self.st
         if st.terminal:
             return Decision(st.step, (), True)
+        if st.sim is not None:
+            return self._round_decision()
         actor = st.actor
         if actor >= self._humans:
             return Decision(st.step, (), False, True)
@@ -633,11 +663,14 @@ class Game:
         return got
 
     def legal_moves(self, seat: int) -> list[Move]:
-        """Every legal move of `seat` now (empty when it is not that seat's decision).
+        """Every legal move of `seat` now (empty when it is not that seat's decision; at a
+        simultaneous step, the moves of any seat of the round, chosen already or not).
 
         The moves are found once per state version; each call returns a new list object
         (`_MoveList`: a list whose `Move` objects are made when first read)."""
         st = self.st
+        if st.sim is not None and not st.terminal:
+            return self._round_moves(seat)
         if st.terminal or seat != st.actor:
             return []
         listing = self._listing
@@ -720,7 +753,8 @@ class Game:
         """Apply `seat`'s move and return the events it produced (the move, then chance).
 
         Raises NotYourTurn when `seat` is not to act, IllegalMove with the failing require's
-        reason otherwise; the state is unchanged then. `trusted` (replay only) also accepts
+        reason otherwise; the state is unchanged then. At a simultaneous step the move is sealed
+        (a `sealed` event) and the last seat's choice reveals the round (`_choose`). `trusted` (replay only) also accepts
         components by name where the mover could not see them. A rule that fails while the
         move runs (RuleError, or BudgetExceeded when it runs out of the execution budget)
         leaves the state as it was before the move too.
@@ -730,12 +764,14 @@ class Game:
             move = Move.from_dict(move)
         if st.terminal:
             raise IllegalMove("the game is over")
+        if st.sim is not None:
+            return self._choose(seat, move, trusted)
         if seat != st.actor:
             raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
         where = move._lm
         listing = self._listing
         if listing is not None and listing.version == st.version and listing.st is st:
-            if where.__class__ is tuple and where[1] is listing:
+            if where.__class__ is tuple and where[1] is listing and not where[0].picks:
                 mc, binding = where[0], move.binding  # listed in this state: legal as bound
             else:
                 mc, binding = self._checked(move, seat, trusted)
@@ -830,6 +866,12 @@ class Game:
             if name not in args:
                 raise IllegalMove(f"'{mc.name}' needs the argument '{name}'", rule, src)
             want = args[name]
+            if mc.picks and k == len(mc.binders) - 1:
+                env[slot] = self._picked(mc, name, want, dom(st, env), seat, trusted)
+                for cond, reason, r in mc.pick_requires:
+                    if not cond(st, env):
+                        raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
+                break
             chosen = _missing = object()
             for v in list(st.items(dom(st, env))):
                 if _same_json(self._encode_for(v, seat), want) or (trusted and _same_json(encode(v), want)):
@@ -842,6 +884,29 @@ class Game:
                 if not cond(st, env):
                     raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
         return tuple(env[s] for _, s, _ in mc.binders)
+
+    def _picked(self, mc: MoveCode, name: str, want: Any, offered: list, seat: int, trusted: bool) -> list:
+        """The components (or values) a pick binder's argument `want` names: a list of exactly
+        the offer's count of different candidates (runtime.picks). Raises IllegalMove saying
+        what is wrong (not a list, the wrong number, a repeat, not a candidate)."""
+        rule, src = f"move {mc.name}", _src(mc.decl.span)
+        if not offered:
+            raise IllegalMove(f"'{mc.name}' has too few choices for {name} now", rule, src)
+        pick = offered[0]
+        if not isinstance(want, list):
+            raise IllegalMove(f"{name} picks {pick.count} at once: send a list of {pick.count} of its choices, "
+                              f"not {json.dumps(want)}", rule, src)
+        if len(want) != pick.count:
+            raise IllegalMove(f"{name} picks exactly {pick.count}, not {len(want)}", rule, src)
+        chosen: list = []
+        for w in want:
+            v = next((c for c in pick.candidates if self._encode_for(c, seat) == w or (trusted and encode(c) == w)), None)
+            if v is None:
+                raise IllegalMove(f"{name}: {json.dumps(w)} is not one of the choices for '{mc.name}' now", rule, src)
+            if any(v is c for c in chosen):
+                raise IllegalMove(f"{name}: {json.dumps(w)} is picked twice; pick {pick.count} different ones", rule, src)
+            chosen.append(v)
+        return chosen
 
     def _check_priority(self, mc: MoveCode) -> None:
         """`forced` moves exclude the others when any is legal; `otherwise` moves exist only
@@ -857,7 +922,7 @@ class Game:
             if forced:
                 raise IllegalMove(f"you must {forced[0]} when able", rule, src)
 
-    def _execute(self, mc: MoveCode, binding: tuple, seat: int) -> None:
+    def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
         args: dict[str, Any] = {}
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
@@ -880,6 +945,11 @@ class Game:
                         refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
             elif cls is int or cls is str:
                 args[name] = v
+            elif cls is list and v and any(x.__class__ is Comp for x in v):  # a pick of components
+                args[name] = encode(v)
+                got = _hidden_pick(st, name, v)
+                if got is not None:
+                    refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
             else:
                 args[name] = encode(v)
         st.version += 1
@@ -890,7 +960,8 @@ class Game:
         st.rule = mc.rule
         events = st.own_events() if st.events_shared else st.events
         # past attrs' frozen __init__: the fastest way to build one (runtime.events)
-        events.append(new_move_event(len(events), mc.rule, mc.source, seat, mc.name, args, refs, hidden))
+        event = new_move_event(len(events), mc.rule, mc.source, seat, mc.name, args, refs, hidden)
+        events.append(attrs.evolve(event, node=simultaneous.SEALED) if revealed else event)
         try:
             run = mc.run
             if run is not None:
@@ -912,8 +983,140 @@ class Game:
             pass
         if st.terminal:
             self.check_outcomes_used()
-        else:
+        elif not revealed:
             self._transition()
+            if self.prog.sim_seats:
+                self._open_round()
+
+    def pick_at_random(self, seat: int, move: Move, rng: Any, tries: int = 100) -> Move:
+        """`move` (as listed for `seat`) with each pick offer (runtime.picks) replaced by a random
+        pick that the move's requires accept; `move` itself when it has no offer. What a random
+        player sends. Raises IllegalMove when `tries` random picks all fail the requires."""
+        if not move.args or not any(picks.is_offer(v) for v in move.args.values()):
+            return move
+        st = self.st
+        saved = st.actor
+        st.actor = seat
+        try:
+            for _ in range(tries):
+                chosen = Move(move.name, picks.random_choice(move.args, rng))
+                try:
+                    self._checked(chosen, seat, False)
+                except IllegalMove:
+                    continue
+                return chosen
+        finally:
+            st.actor = saved
+        raise IllegalMove(f"no random pick for '{move.name}' met its requires in {tries} tries")
+
+    # ---- simultaneous steps (runtime.simultaneous) ----
+    def _open_round(self) -> None:
+        """Open the round of the simultaneous step the turn machine is at (none elsewhere).
+        Raises RuleError when its `for` expression does not name seats."""
+        st = self.st
+        f = self.prog.sim_seats.get(st.step)
+        if f is None:
+            st.sim = None
+            return
+        try:
+            st.sim = simultaneous.open_round(st.step, f(st, []), st.nseats, self._humans, st.actor)
+        except ValueError as exc:
+            raise RuleError(str(exc), self.prog.steps[st.step].span) from None
+        st.version += 1
+
+    def _round_listing(self, seat: int) -> tuple[_Listing, list]:
+        """`seat`'s legal moves in the open round, found as if it were to act (kept per seat
+        for this state version)."""
+        st = self.st
+        got = self._sim_lists.get(seat)
+        if got is not None and got[0].version == st.version and got[0].st is st:
+            return got
+        saved = st.actor
+        st.actor = seat
+        try:
+            listing = self._legal(seat)
+        finally:
+            st.actor = saved
+            self._listing = None  # not the actor's: never taken for it
+        got = self._sim_lists[seat] = (listing, self._made)
+        return got
+
+    def _round_decision(self) -> Decision:
+        st = self.st
+        waiting = st.sim.waiting()
+        stuck = any(not self._round_listing(s)[0].bindings for s in waiting)
+        return Decision(st.step, () if stuck else waiting, False, stuck)
+
+    def _round_moves(self, seat: int) -> list[Move]:
+        """Every legal move of `seat` in the open round (it may replace its choice until the
+        last seat has chosen); empty for a seat the round does not name."""
+        if seat not in self.st.sim.seats:
+            return []
+        listing, made = self._round_listing(seat)
+        out = _new_list(_MoveList)
+        out._listing = listing
+        out._made = made
+        out._full = False
+        return out
+
+    def _choose(self, seat: int, move: Move, trusted: bool) -> list[Event]:
+        """Seal `seat`'s choice in the open round; the last seat's choice reveals the round:
+        every choice is applied in the round's order (runtime.simultaneous). Returns the
+        events: the `sealed` event, then the revealed moves and what they caused."""
+        st = self.st
+        rnd = st.sim
+        if seat not in rnd.seats:
+            raise NotYourTurn(f"seat {seat} does not choose at step '{st.step}'; seats {', '.join(map(str, rnd.seats))} do")
+        listing, _made = self._round_listing(seat)
+        where = move._lm
+        saved = st.actor
+        st.actor = seat
+        try:
+            if where.__class__ is tuple and where[1] is listing and not where[0].picks and move.binding is not None:
+                mc, binding = where[0], move.binding
+            else:
+                mc, binding = self._checked(move, seat, trusted)
+        finally:
+            st.actor = saved
+        for lst, _m in self._sim_lists.values():
+            lst.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
+        self._sim_lists = {}
+        start = len(st.events)
+        args = {n: encode(v) for n, v in zip(mc.names, binding)}
+        step = self.prog.steps[st.step]
+        events = st.own_events() if st.events_shared else st.events
+        events.append(simultaneous.sealed_event(len(events), st.step, _src(step.span), seat, mc.name, args))
+        st.sim = rnd = rnd.with_choice(seat, mc, binding)
+        st.version += 1
+        if rnd.waiting():
+            return st.events[start:]
+        st.steps_left = st.budget
+        try:
+            self._reveal(rnd)
+            if self._plan.automata:
+                self._run_automata()
+        except (BudgetExceeded, RecursionError, RuleError) as exc:
+            failure = exc if isinstance(exc, RuleError) else self._budget_error(exc)
+            self._rewind(start)
+            raise failure from None
+        return st.events[start:]
+
+    def _reveal(self, rnd: simultaneous.Round) -> None:
+        """Apply the round's choices in its order, each as a move of its seat; then the flow."""
+        st = self.st
+        st.sim = None
+        flow = None
+        for seat, mc, binding in rnd.in_order():
+            st.actor = seat
+            st.steps_left = st.budget
+            self._execute(mc, binding, seat, revealed=True)
+            if st.terminal:
+                return
+            flow = st.flow or flow  # the last flow a move set wins, as within one move
+        st.actor = rnd.actor
+        st.flow = flow
+        self._transition()
+        self._open_round()
 
     def _run_automata(self) -> None:
         """Play the automata's moves until a human seat is to act or the game ends.
@@ -930,7 +1133,7 @@ class Game:
         driven = {s: {a.name for a in prog.rs.automata if s in a.steps} for s in prog.steps}
         names = {seat: name for name, seat in self.automata.items()}
         for _ in range(AUTOMATON_LIMIT):
-            if st.terminal:
+            if st.terminal or st.sim is not None:
                 return
             name = names.get(st.actor)
             if name is None:
@@ -1130,8 +1333,10 @@ class Game:
         g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None, strict=True,
                     budget=budget)
         for e in events:
-            if e.kind != "move" or (e.seat is not None and e.seat >= g.seats):
-                continue  # an automaton's move: the rules play it again, and the events are compared below
+            if e.kind == simultaneous.SEALED:  # a sealed choice: choosing again regenerates it, and the reveal
+                pass
+            elif e.kind != "move" or (e.seat is not None and e.seat >= g.seats) or e.node == simultaneous.SEALED:
+                continue  # an automaton's move, or a revealed one: the rules play it again, and the events are compared below
             if e.ply != len(g.events):
                 _mismatch(g.events, events, e.ply)
             try:
@@ -1392,6 +1597,21 @@ def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: l
     listing.spans = spans
     listing.bindings = bindings
     return listing
+
+
+def _hidden_pick(st: State, name: str, picked: list) -> tuple[dict, dict] | None:
+    """The `refs` and `hidden_from` of a pick argument some seat cannot see: its slot references
+    joined by ", ", hidden from every seat blind to a zone a picked component lies in."""
+    refs, blind = [], set()
+    for c in picked:
+        i = st.loc[c.id]
+        z = st.zone_refs[i] if i is not None else None
+        if z is None or z.visibility == "public":
+            refs.append(c.name)
+            continue
+        refs.append(f"{z.key}@{st.zones[i].index(c)}")
+        blind.update(st.blind(z))
+    return ({name: ", ".join(refs)}, {name: sorted(blind)}) if blind else None
 
 
 def _only_forced(spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> tuple[list[tuple[int, MoveCode]], list[tuple]]:

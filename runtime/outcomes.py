@@ -43,12 +43,17 @@ def ranked(kind: str, seats: list[int], reason: str, keys: dict[int, Any],
            breaks: list[dict[int, Any]], ties: str) -> dict[str, Any]:
     """Seats ranked by `keys`, then by each tie-breaker in `breaks`, highest first.
 
-    `kind` is `scores` or `rank`; `ties` is `win` (seats still equal for first all win) or
+    `kind` is `scores`, `rank` or `lowest` (`end game lowest scores`: the lowest score ranks
+    first, tie-breakers still highest first; the outcome is kind `scores` with `"lowest": true`
+    and the true scores); `ties` is `win` (seats still equal for first all win) or
     `draw` (they draw: kind becomes `draw` with no winners). Python's ordering decides between
     values (numbers and truth values; lists compare element by element)."""
+    lowest = kind == "lowest"
+    if lowest:
+        kind = "scores"
 
     def key(s: int) -> tuple:
-        return (keys[s], *(b[s] for b in breaks))
+        return (-keys[s] if lowest else keys[s], *(b[s] for b in breaks))
 
     ranking = sorted(seats, key=key, reverse=True)
     places = {s: 1 + sum(1 for t in seats if key(t) > key(s)) for s in seats}
@@ -57,6 +62,8 @@ def ranked(kind: str, seats: list[int], reason: str, keys: dict[int, Any],
                            "ranking": ranking, "places": {str(s): p for s, p in places.items()}}
     if breaks:
         out["tiebreaks"] = [_text_keys(b) for b in breaks]
+    if lowest:
+        out["lowest"] = True
     if ties == "draw" and len(first) > 1:
         out["kind"], out["winners"] = "draw", []
     return out

@@ -43,8 +43,8 @@ def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events:
     if not -1 <= index < len(events):
         raise IndexError(f"event index {index} is outside -1..{len(events) - 1}")
     end = index + 1
-    while end < len(events) and events[end].kind != "move":
-        end += 1  # the rest of the cascade: a fold stops only between moves
+    while end < len(events) and (events[end].kind not in ("move", "sealed") or events[end].node == "sealed"):
+        end += 1  # the rest of the cascade (a round's revealed moves too): a fold stops only between choices
     prog = program_for(ruleset)
     seen: dict[str, Any] = {}
 

@@ -54,6 +54,7 @@ class State:
         self.events_shared = False  # `events` is another state's list too: see `own_events`
         self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
+        self.sim: Any = None  # the open round of a simultaneous step (runtime.simultaneous.Round, immutable), or None
         self.rule = "setup"
         self.version = 0
         # steps left to the running unit of execution (see runtime.budget); Game resets it

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from runtime import simultaneous
 from runtime.events import Event
 from runtime.values import Comp, ZoneRef, encode
 
@@ -53,7 +54,7 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
         fields = entity_fields(e)
         fields["alive"] = e.alive
         ents[e.name] = fields
-    return {
+    out = {
         "ruleset": rs.name,
         "variants": list(rs.variants),
         "seat": viewer,
@@ -69,6 +70,13 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
         "vars": {n: encode(st.g[n]) for n in var_names},
         "revealed": [dict(r) for r in st.reveals],
     }
+    if st.sim is not None:  # a simultaneous step's round: who has chosen, and the viewer's own choice
+        out["simultaneous"] = simultaneous.round_view(st.sim, viewer, _move_json)
+    return out
+
+
+def _move_json(mc: Any, binding: tuple) -> dict[str, Any]:
+    return {"name": mc.name, "args": {n: encode(v) for n, v in zip(mc.names, binding)}}
 
 
 def entity_fields(e: Any) -> dict[str, Any]:
@@ -100,7 +108,7 @@ def full_state(game: Any) -> dict[str, Any]:
         "turn": [st.step, st.actor, st.current, st.terminal],
         "outcome": st.outcome,
         "reveals": st.reveals,
-    }
+    } | ({} if st.sim is None else {"round": [list(st.sim.seats), [[seat, mc.name, encode(list(b))] for seat, mc, b in st.sim.chosen]]})
 
 
 def event_view(e: Event, viewer: int | None, spectator_zones: frozenset[str] = frozenset()) -> dict[str, Any]:
@@ -120,4 +128,6 @@ def event_view(e: Event, viewer: int | None, spectator_zones: frozenset[str] = f
             d["args"][name] = e.refs[name]
     d.pop("refs", None)
     d.pop("hidden_from", None)
+    if e.kind == simultaneous.SEALED and viewer != e.seat:
+        simultaneous.blank(d)
     return d

@@ -89,7 +89,7 @@ class GreedyBot:
             total = 0.0
             for w in worlds:
                 after = w.clone()
-                after.apply(seat, m.to_dict())
+                after.apply(seat, after.pick_at_random(seat, m, self.rng).to_dict())
                 total += self.value(after, seat)
             if total > best_value + 1e-12:
                 best, best_value = [m], total
@@ -152,7 +152,7 @@ class MctsBot:
             if untried:
                 move = untried[self.rng.randrange(len(untried))]
                 child = node.children[_key(move)] = _Node(n)
-                world.apply(actor, move)
+                world.apply(actor, world.pick_at_random(actor, move, self.rng))
                 path.append(child)
                 plies += 1
                 break
@@ -164,7 +164,7 @@ class MctsBot:
 
             move = max(legal, key=ucb)
             node = node.children[_key(move)]
-            world.apply(actor, move)
+            world.apply(actor, world.pick_at_random(actor, move, self.rng))
             path.append(node)
             plies += 1
         while not world.terminal and plies < self.max_plies:  # random playout
@@ -172,7 +172,7 @@ class MctsBot:
             if d.stuck or not d.seats:
                 break
             legal = world.legal_moves(d.seats[0])
-            world.apply(d.seats[0], legal[self.rng.randrange(len(legal))])
+            world.apply(d.seats[0], world.pick_at_random(d.seats[0], legal[self.rng.randrange(len(legal))], self.rng))
             plies += 1
         rewards = [outcome_value(world.outcome if world.terminal else None, s) for s in range(n)]
         scale[0] = max(scale[0], *rewards)

@@ -46,6 +46,7 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
             st.marks[c.id] = m
     for i, zone in new_zones.items():
         st.zones[i] = zone
+    g.forget_choices(keep=seat)  # other seats' sealed moves at a simultaneous step are unknown too
     st.chance = ChanceSource(rng.getrandbits(64))
     st.version += 1
     g._listing = None  # the listing belonged to the state before the resampling

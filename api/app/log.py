@@ -8,6 +8,9 @@ per line when exported), versions counting from 1:
   sources: [[file, text], ...], sources_hash, seed_commitment, created_at}`. `seed_commitment` is the hex
   SHA-256 of the game's secret seed.
 - kinds `move`, `chance` and `show` (RUNTIME_KINDS): the runtime's events (`runtime.event_to_dict`), in order.
+- kinds `commit` and `opening`: a sealed move at a simultaneous step, committed when it arrives
+  and opened at its round's reveal (api/app/sealed.py); the runtime's `sealed` event is rebuilt
+  from them, and the audit's `sealed_moves` check verifies each opening against its commitment.
 - last, once the game is over, kind `reveal`: `{seed, outcome}`.
 
 The audit needs nothing but the log: it checks the hash chain, that the pinned rule text
@@ -25,7 +28,7 @@ from typing import Any, Mapping, Sequence
 import attrs
 
 from api.app import logschema as schema
-from api.app import receipts, texts
+from api.app import receipts, sealed, texts
 from api.app.rules import PinnedRulesMismatch, Rules
 from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, sha256_hex
 from runtime import (
@@ -113,15 +116,16 @@ def header_of(entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def runtime_events(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Bodies of the runtime events (RUNTIME_KINDS), in log order."""
-    return [e["body"] for e in entries if e.get("kind") in RUNTIME_KINDS]
+    """Bodies of the runtime events (RUNTIME_KINDS), in log order; each opened commitment as the
+    runtime's `sealed` event (api/app/sealed.py)."""
+    return sealed.runtime_bodies(entries, RUNTIME_KINDS)
 
 
 def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int) -> int | None:
     """The log version of the `index`-th (0-based) move/chance entry."""
     seen = -1
     for e in entries:
-        if e.get("kind") in RUNTIME_KINDS:
+        if e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit":
             seen += 1
             if seen == index:
                 return int(e["version"])
@@ -169,7 +173,8 @@ def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
 
 
 def replay_view(
-    rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | str | None
+    rules: Rules, entries: Sequence[Mapping[str, Any]], at: int | None, seat: int | str | None,
+    sealed_seed: str | None = None,
 ) -> dict[str, Any]:
     """The game as `seat` (None = spectator, "all" = every zone's contents, for a referee)
     saw it right after event `at` (default: the last): `{at, state_after, seat, view,
@@ -189,10 +194,13 @@ def replay_view(
     at = last if at is None else at
     if not 1 <= at <= last:
         raise LogError(f"at must be between 1 and {last}, got {at}")
-    index = sum(1 for e in entries if e.get("kind") in RUNTIME_KINDS and int(e["version"]) <= at) - 1
+    index = sum(1 for e in entries if (e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit") and int(e["version"]) <= at) - 1
     try:
         rs = compile_pinned(rules, header)
-        events = _events(runtime_events(entries))
+        # the service opens a running round's sealed moves with the game's seed (api/app/sealed.py);
+        # the runtime's view then shows each seat only its own
+        events = _events(sealed.runtime_bodies(entries, RUNTIME_KINDS, sealed_seed))
+        index = min(index, len(events) - 1)  # commits no one can open yet end the log
         step = step_after(rs, header["seats"], header["options"], events, index, seat, revealed_seed(entries))
     except (IllegalMove, ImpossibleOutcome, MalformedEvent) as exc:
         version = _failed_version(entries, exc)
@@ -366,6 +374,13 @@ def _audit(
         a.passed("seed_commitment", f"revealed seed hashes to the commitment {header['seed_commitment'][:16]}...")
     else:
         a.skipped("seed_commitment", "the seed is not revealed (unfinished game)")
+
+    problem = sealed.check(entries, finished=seed is not None)
+    if problem is not None:
+        return a.fail(problem[0], "sealed_moves", problem[1])
+    commits = sum(1 for e in entries if e["kind"] == "commit")
+    if commits:
+        a.passed("sealed_moves", f"{commits} sealed moves: each opening matches the commitment logged before it")
 
     try:
         game = fold(rules, header, runtime_events(entries), seed)

@@ -29,6 +29,9 @@ from runtime import event_from_dict, event_to_dict
 
 RUNTIME_KINDS = ("move", "chance", "show")
 KINDS = ("header", *RUNTIME_KINDS, "reveal")
+KINDS = (*KINDS, "commit", "opening")  # sealed moves' commitments and openings (api/app/sealed.py)
+SEALED_TYPES = {"commit": {"ply": "int", "seat": "int", "rule": "str", "source": "str", "commitment": "hex", "box": "str"},
+                "opening": {"commit": "int", "seat": "int", "move": "str", "args": "object", "salt": "str"}}
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -172,6 +175,9 @@ def check_body(entry: Mapping[str, Any]) -> None:
         raise SchemaError(version, f"event {version}: a header event after event 1")
     if kind == "reveal":
         _exact(body, {"seed": "str", "outcome": "object"}, version, "the reveal")
+        return
+    if kind in SEALED_TYPES:
+        _exact(body, SEALED_TYPES[kind], version, f"the {kind}")
         return
     if body.get("kind") != kind:
         raise SchemaError(version, f"event {version}: a {kind} record holds a body of kind {body.get('kind')!r}")

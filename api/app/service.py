@@ -30,6 +30,7 @@ import attrs
 
 from api import viewer
 from api.app import log as gamelog
+from api.app import sealed as sealedlog
 from api.app import texts
 from api.app.errors import (
     Conflict,
@@ -66,6 +67,7 @@ MAX_SEED_LENGTH = 256
 MAX_CHECK_TEXT = 128 * 1024  # characters of rule text /rulesets/check parses
 CACHE_SIZE = 1024
 LOCK_STRIPES = 256
+SEALED_RETRIES = 8  # appends of one sealed move racing other processes' (each retry re-reads the store)
 
 
 @attrs.define
@@ -98,6 +100,7 @@ class _PendingMove:
     entries: list[tuple[str, dict[str, Any]]]
     finished: bool
     decision: dict[str, Any]
+    sealed: dict[str, Any] | None = None  # a sealed move's `{commitment, salt}` (api/app/sealed.py)
 
     def append_arguments(self) -> dict[str, Any]:
         """The arguments of the store's append (`EventStore.append`) for this move."""
@@ -310,12 +313,22 @@ class GameService:
         check_int(expected_version, "expected_version", "bad_move")
         check_int(seat, "seat", "bad_move", optional=True)
         with self._locked(game_id):
-            pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
-            try:
-                stored = self.store.append(**pending.append_arguments())
-            except BaseException as exc:
-                self._refused_append(pending, exc)
-                raise
+            for attempt in range(SEALED_RETRIES):
+                pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
+                try:
+                    stored = self.store.append(**pending.append_arguments())
+                except VersionConflict as exc:
+                    # another process stored a seat's sealed move first: judge this one again
+                    # against the store (still the round quoted, it is accepted; not, refused)
+                    if pending.sealed is not None and attempt + 1 < SEALED_RETRIES:
+                        self._forget(game_id)
+                        continue
+                    self._refused_append(pending, exc)
+                    raise
+                except BaseException as exc:
+                    self._refused_append(pending, exc)
+                    raise
+                break
             result = self._moved(pending, stored)
         self.notifier.notify(game_id)
         return result
@@ -346,6 +359,12 @@ class GameService:
             pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
                 stored = await self.store.append_on_loop(**pending.append_arguments())
+            except VersionConflict as exc:
+                if pending.sealed is None:
+                    self._refused_append(pending, exc)
+                    raise
+                self._forget(game_id)
+                return None  # a sealed move that lost a race: `submit_move` judges it again and retries
             except BaseException as exc:
                 self._refused_append(pending, exc)
                 raise
@@ -374,7 +393,7 @@ class GameService:
         try:
             if live.finished:
                 raise Conflict("game_over", "the game is over", current_version=live.version)
-            if expected_version != live.version:
+            if expected_version != live.version and not _in_round(live, expected_version):
                 raise Conflict(
                     "stale_version",
                     f"the game is at version {live.version}, not {expected_version}",
@@ -382,6 +401,10 @@ class GameService:
                 )
             new = self._apply(live, token_seat, parsed)
             entries = [(e.kind, event_to_dict(e)) for e in new]
+            ack = None
+            if any(e.kind == "sealed" for e in new):  # commitments, and openings at the reveal
+                entries, ack = sealedlog.log_entries([b for _k, b in entries], live.game_id, live.seed, live.version,
+                                                     [x.to_dict() for x in live.events])
             finished = bool(live.game.terminal)
             try:
                 with _rules_running():
@@ -396,7 +419,7 @@ class GameService:
             raise
         if finished:
             entries.append(("reveal", _reveal(live.seed, live.game)))
-        return _PendingMove(live, checked, token_seat, entries, finished, decision)
+        return _PendingMove(live, checked, token_seat, entries, finished, decision, ack)
 
     def _refused_append(self, pending: _PendingMove, exc: BaseException) -> None:
         """After the store refused or failed a move's append: forget the game (it was applied
@@ -423,7 +446,7 @@ class GameService:
             "outcome": _outcome(live.game),
             "ending": texts.ending_of(live.game.ruleset, live.game),
             "receipt": self._receipt(live),
-        }
+        } | ({"sealed": pending.sealed} if pending.sealed is not None else {})
 
     def events(self, game_id: str, token: str | None, after: int = 0) -> dict[str, Any]:
         """`{game_id, version, finished, events}` with the events after version `after`.
@@ -520,9 +543,17 @@ class GameService:
         if not 1 <= check_int(at, "at", "bad_at") <= len(entries):
             raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
         try:
-            return gamelog.replay_view(self.rules, entries, at, seat)
+            return gamelog.replay_view(self.rules, entries, at, seat, self._sealed_seed(entries))
         except gamelog.LogError as exc:
             raise ServiceError("corrupt_log", str(exc)) from exc
+
+    def _sealed_seed(self, entries: list[dict[str, Any]]) -> str | None:
+        """The game's seed when its log holds a sealed move no opening shows yet (a round still
+        open): the replay opens it, and the runtime's view shows each seat only its own."""
+        opened = {e["body"]["commit"] for e in entries if e["kind"] == "opening"}
+        if not any(e["kind"] == "commit" and e["version"] not in opened for e in entries):
+            return None
+        return self.store.game(entries[0]["game_id"]).seed
 
     def receipt(self, game_id: str) -> dict[str, Any]:
         """A signed receipt of the game's head now (see `api/app/receipts.py`): `{receipt,
@@ -584,7 +615,7 @@ class GameService:
         except GameNotFound as exc:
             raise NotFound("game_not_found", f"no game {game_id!r}") from exc
         header = events[0].body
-        bodies = [e.body for e in events if e.kind in gamelog.RUNTIME_KINDS]
+        bodies = sealedlog.runtime_bodies([e.to_dict() for e in events], gamelog.RUNTIME_KINDS, record.seed)
         try:
             game = gamelog.fold(self.rules, header, bodies, record.seed, self.budget)
         except PinnedRulesMismatch as exc:
@@ -679,7 +710,9 @@ class GameService:
         if live.finished:
             return e.to_dict()
         body = e.body
-        if e.kind in gamelog.RUNTIME_KINDS:
+        if e.kind == "commit":
+            body = sealedlog.render_commit(body, seat, live.seed, live.game_id, e.version)
+        elif e.kind in gamelog.RUNTIME_KINDS:
             body = live.game.event_view(event_from_dict(e.body), seat)
         return {"game_id": e.game_id, "version": e.version, "kind": e.kind, "body": body}
 
@@ -690,6 +723,8 @@ def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
     folding the whole log again. False (and the cached game unusable) if what the moves
     produce differs from what is stored; the caller then rebuilds from the log."""
     produced: list[dict[str, Any]] = []
+    if any(e.kind in sealedlog.SEALED_KINDS for e in new):
+        return False  # sealed moves: rebuilt from the log, which opens them
     try:
         for e in new:
             if e.kind == "move":
@@ -720,6 +755,20 @@ def _rules_failed(exc: BudgetExceeded | RuleError) -> RulesFailed:
         return RulesFailed("budget_exceeded", str(exc), rule=exc.rule or None, source=exc.source or None, budget=exc.budget)
     span = exc.span
     return RulesFailed("rule_error", str(exc), source=f"{span.file}:{span.line}" if span is not None else None)
+
+
+def _in_round(live: LiveGame, expected_version: int) -> bool:
+    """Whether `expected_version` is a version of the open round of a simultaneous step: from the
+    version the step opened at (the last entry before the round's commits) to now. A seat quotes
+    the version it saw when it chose; the other seats' sealed moves since do not make it stale."""
+    if live.game.round_seats is None or expected_version > live.version:
+        return False
+    start = live.version
+    for e in reversed(live.events):
+        if e.kind != "commit":
+            start = e.version
+            break
+    return expected_version >= start
 
 
 def _parse_move(move: Any) -> dict[str, Any]:

@@ -280,10 +280,23 @@ def event_to_pb(event: dict[str, Any]) -> Any:
         typed = {"header": _header_to_pb(body)}
     elif kind == "reveal":
         typed = {"reveal": pb2.RevealBody(seed=body["seed"], outcome=outcome_to_pb(body.get("outcome")))}
+    elif kind in ("commit", "opening"):
+        typed = {"runtime": _runtime_event_to_pb(_sealed_as_runtime(kind, body))}
     else:
         typed = {"runtime": _runtime_event_to_pb(body)}
     return pb2.Event(game_id=event["game_id"], version=event["version"], kind=kind,
                      prev_hash=event.get("prev_hash") or "", hash=event.get("hash") or "", **typed)
+
+
+def _sealed_as_runtime(kind: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A sealed move's commit or opening (api/app/sealed.py) as a runtime event message: the
+    seat, and the move once it is the caller's or opened (the commitment and salt are in the
+    HTTP log and the export, not in this message)."""
+    if kind == "commit":
+        return {"ply": body["ply"], "kind": "sealed", "rule": body["rule"], "source": body["source"], "seat": body["seat"],
+                "move": body.get("move"), "args": body.get("args") or {}}
+    return {"ply": 0, "kind": "opening", "rule": f"opening of event {body['commit']}", "source": "", "seat": body["seat"],
+            "move": body["move"], "args": body["args"]}
 
 
 def entry_from_pb(event: Any) -> dict[str, Any]:

@@ -204,6 +204,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             decision=decision_to_pb(result["decision"]),
             outcome=outcome_to_pb(result["outcome"]),
             receipt=receipt_to_pb(result["receipt"]),
+            sealed=pb2.SealedMove(**result["sealed"]) if result.get("sealed") else None,
         )
 
     def GetReceipt(self, request: Any, context: grpc.ServicerContext) -> Any:

@@ -295,8 +295,45 @@ class RevealEvent(_Entry):
     body: RevealBody
 
 
+class CommitBody(_Open):
+    """A sealed move's commitment (api/app/sealed.py). While the game runs, other seats and
+    spectators see only `ply`, `kind` ("sealed"), `seat`, `rule` and `source`; the seat that chose also
+    its `commitment`, `move`, `args` and `salt`; the finished log holds `commitment` and `box`."""
+
+    ply: int
+    seat: int
+    rule: str
+    source: str
+    kind: Literal["sealed"] | None = None
+    commitment: str | None = Field(None, description="Hex SHA-256 of the RFC 8785 JSON of {seat, move, args, salt}.")
+    box: str | None = Field(None, description="The sealed move, AES-256-GCM under a key derived from the game's seed (base64).")
+    move: str | None = None
+    args: dict[str, JSONValue] | None = None
+    salt: str | None = None
+
+
+class OpeningBody(_Open):
+    """A sealed move opened at its round's reveal: it hashes to the commitment of event `commit`."""
+
+    commit: int = Field(description="The version of the commitment it opens.")
+    seat: int
+    move: str
+    args: dict[str, JSONValue]
+    salt: str
+
+
+class CommitEvent(_Entry):
+    kind: Literal["commit"]
+    body: CommitBody
+
+
+class OpeningEvent(_Entry):
+    kind: Literal["opening"]
+    body: OpeningBody
+
+
 LogEvent = Annotated[
-    Union[HeaderEvent, MoveEvent, ChanceEvent, ShowEvent, RevealEvent], Field(discriminator="kind")
+    Union[HeaderEvent, MoveEvent, ChanceEvent, ShowEvent, RevealEvent, CommitEvent, OpeningEvent], Field(discriminator="kind")
 ]
 
 

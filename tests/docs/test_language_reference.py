@@ -187,7 +187,7 @@ def _play(rs: dsl.Ruleset, seed: int, max_plies: int) -> Game:
         assert not d.stuck, f"{rs.name}: the seat to act has no legal move at step '{d.step}'"
         seat = d.seats[0]
         moves = g.legal_moves(seat)
-        g.apply(seat, rng.choice(moves))
+        g.apply(seat, g.pick_at_random(seat, rng.choice(moves), rng))
     return g
 
 

@@ -204,5 +204,5 @@ def test_openapi_types_the_payloads(served):
     assert schemas["ErrorBody"]["properties"]["code"] == {"$ref": "#/components/schemas/ErrorCode", "description": "Stable machine code."}
     assert set(schemas["ErrorCode"]["enum"]) == {c.value for c in ErrorCode}
     event_kinds = schemas["EventsOut"]["properties"]["events"]["items"]["discriminator"]["mapping"]
-    assert set(event_kinds) == {"header", "move", "chance", "show", "reveal"}
+    assert set(event_kinds) == {"header", "move", "chance", "show", "reveal", "commit", "opening"}
     assert not Path(ROOT / "docs" / "openapi.json").read_text().count("additionalProp1")

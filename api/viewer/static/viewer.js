@@ -53,6 +53,9 @@ function summary(e) {
     return `${b.node} ${b.zone} → ${shown}`;
   }
   if (e.kind === "show") return `${b.zone} shown: ${(b.outcome || []).join(", ")}`;
+  // sealed moves (api/app/sealed.py): who chose, and what only once opened or the caller's own
+  if (e.kind === "commit") return b.move ? `seat ${b.seat} sealed: ${b.move} ${JSON.stringify(b.args || {})}` : `seat ${b.seat} chose (sealed)`;
+  if (e.kind === "opening") return `seat ${b.seat} opened event ${b.commit}: ${b.move} ${JSON.stringify(b.args || {})}`;
   return "";
 }
 
