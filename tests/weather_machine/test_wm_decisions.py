@@ -287,6 +287,9 @@ def test_an_award_from_an_empty_supply_is_recorded_as_a_shortfall():
     play(g, "done_actions")
     assert "no award token is left" in var(g, "shortfalls")
     assert comps(g, f"awards_held[{s}]") == []
+    shown = [e for e in g.events if e.kind == "show" and e.zone == "award_supply"]
+    assert len(shown) == 1 and shown[0].outcome == [] and shown[0].rule == "move done_actions"
+    assert shown[0].source.startswith("weather_machine/game.ludex:")
 
 
 def test_an_investment_from_an_empty_supply_is_recorded_as_a_shortfall():
@@ -298,3 +301,4 @@ def test_an_investment_from_an_empty_supply_is_recorded_as_a_shortfall():
     at(g, "government", 1)
     play(g, "done_actions")
     assert var(g, "shortfalls") == ["no investment tile is left"]
+    assert [(e.zone, e.outcome) for e in g.events if e.kind == "show"] == [("investment_supply", [])]
