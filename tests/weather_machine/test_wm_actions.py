@@ -322,8 +322,9 @@ def test_science_exchange_pays_a_missing_voucher_with_three_others():
     assert vouchers(g, s)[paid] == 1
 
 
-def test_chemical_exchange_is_part_of_paying_and_only_when_the_seat_lacks_the_chemical():
-    """WM-D7: the exchange swaps an own chemical for the needed one, which is paid at once."""
+def lacking_chemical():
+    """A game where the acting seat has a bot and one chemical, not the one the first display
+    tile's weather needs: (game, seat, weather, needed chemical, the chemical held)."""
     g = arranged_game(2)
     s = actor(g)
     w = comps(g, "display")[0]["weather"]
@@ -331,6 +332,12 @@ def test_chemical_exchange_is_part_of_paying_and_only_when_the_seat_lacks_the_ch
     other = next(k for k in ["verdino", "melgoth", "delugium", "calorium", "radieu"] if k != need)
     play(g, "t_chem", s=s, k=other)
     play(g, "t_bot", s=s)
+    return g, s, w, need, other
+
+
+def test_chemical_exchange_is_part_of_paying_and_only_when_the_seat_lacks_the_chemical():
+    """WM-D7: the exchange swaps an own chemical for the needed one, which is paid at once."""
+    g, s, w, need, other = lacking_chemical()
     play(g, "t_vouchers", s=s, v="supply_v", n=2)
     at(g, "lab", 1)
     assert "exchange_chemical" not in {m.name for m in moves(g)}  # never a move of its own
@@ -345,13 +352,7 @@ def test_chemical_exchange_is_part_of_paying_and_only_when_the_seat_lacks_the_ch
 
 
 def test_chemical_exchange_needs_two_vouchers_beyond_the_cost():
-    g = arranged_game(2)
-    s = actor(g)
-    w = comps(g, "display")[0]["weather"]
-    need = const(g, "chem_of")[w]
-    other = next(k for k in ["verdino", "melgoth", "delugium", "calorium", "radieu"] if k != need)
-    play(g, "t_chem", s=s, k=other)
-    play(g, "t_bot", s=s)
+    g, s, w, need, other = lacking_chemical()
     at(g, "lab", 1)
     for v in ("government_v", "rnd_v", "science_v"):
         play(g, "t_vouchers", s=s, v=v, n=0)

@@ -205,30 +205,29 @@ def test_lab_funding_can_advance_an_imaginary_marker_on_the_rnd_track():
 
 
 # ---- D11 (WM-D5): exactly 3 Government markers ----
+def complete_government_weather(g, w):
+    """The acting seat sells a part that fills the last Government slot of weather w."""
+    s = actor(g)
+    for _ in range(const(g, "gov_slots") - 1):
+        play(g, "t_gov_bot", s=s, w=w)
+    play(g, "t_bot", s=s)
+    play(g, "t_part", s=s, c=const(g, "part_of")[w])
+    at(g, "government", 0)
+    play(g, "sell_part", w=w)
+
+
 def test_an_activation_with_no_government_marker_left_places_none():
     g = arranged_game(2)
-    s = actor(g)
     assert var(g, "gov_markers_left") == 3
     play(g, "t_gov_markers", n=0)
-    for _ in range(const(g, "gov_slots") - 1):
-        play(g, "t_gov_bot", s=s, w="rain")
-    play(g, "t_bot", s=s)
-    play(g, "t_part", s=s, c=const(g, "part_of")["rain"])
-    at(g, "government", 0)
-    play(g, "sell_part", w="rain")
+    complete_government_weather(g, "rain")
     assert branch(g, "rain")["activated"] is True and branch(g, "rain")["gov_marker"] is False
     assert var(g, "gov_markers_left") == 0
 
 
 def test_an_activation_takes_one_of_the_markers():
     g = arranged_game(2)
-    s = actor(g)
-    for _ in range(const(g, "gov_slots") - 1):
-        play(g, "t_gov_bot", s=s, w="sun")
-    play(g, "t_bot", s=s)
-    play(g, "t_part", s=s, c=const(g, "part_of")["sun"])
-    at(g, "government", 0)
-    play(g, "sell_part", w="sun")
+    complete_government_weather(g, "sun")
     assert branch(g, "sun")["gov_marker"] is True and var(g, "gov_markers_left") == 2
 
 
