@@ -73,12 +73,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=100, help="game i uses seed SEED + i")
     a = ap.parse_args()
     rs = load_ruleset("weather_machine", ["solo"])
-    rng = random.Random(1)
     wins = 0
     finals: list[tuple[int, int]] = []
     endings: Counter[str] = Counter()
     moves: Counter[str] = Counter()
     for i in range(a.games):
+        rng = random.Random(a.seed + i)  # the planner's tie-breaks: game i is the same game alone or in a run
         g = Game.new(rs, 1, {}, seed=a.seed + i)
         while not g.terminal:
             s = g.decision().seats[0]
