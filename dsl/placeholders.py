@@ -3,7 +3,7 @@
 A ruleset marks a declaration as a placeholder by starting its doc string with `PLACEHOLDER`,
 optionally followed by a kind in parentheses, then `:` and what is known:
 
-    const extend_cost = 2 "PLACEHOLDER(cost): workshop extension; no public source; seed 004: Supply vouchers"
+    const stall_cost = 2 "PLACEHOLDER(cost): coins to rent a market stall; the rulebook says coins, not how many"
 
 Any declaration with a doc string can be one (a `const` table is the usual shape; an
 `option`, `components` list or `fn` works too). A variant that `replace`s the declaration

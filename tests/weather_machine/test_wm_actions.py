@@ -178,13 +178,17 @@ def test_secure_subsidy_takes_a_tile_a_part_to_its_slot_and_a_research_token():
     s = actor(g)
     play(g, "t_vouchers", s=s, v="government_v", n=3)
     tile = comps(g, "subsidy_row")[0]
+    play(g, "t_part", s=s, c=tile["colour"])
     at(g, "government", 0)
     reserve = len([p for p in comps(g, "reserve") if p["colour"] == tile["colour"]])
+    mine = len([p for p in comps(g, f"wparts[{s}]") if p["colour"] == tile["colour"]])
     play(g, "secure_subsidy", t=tile["name"], w="fog")
     assert vouchers(g, s)["government_v"] == 1
     assert tile["name"] in zone(g, f"my_subsidies[{s}]")
     assert [p["colour"] for p in comps(g, "gov_parts")] == [tile["colour"]]
-    assert len([p for p in comps(g, "reserve") if p["colour"] == tile["colour"]]) == reserve - 1
+    # WM-D3: the part comes from the seat's workshop, not the reserve
+    assert len([p for p in comps(g, "reserve") if p["colour"] == tile["colour"]]) == reserve
+    assert len([p for p in comps(g, f"wparts[{s}]") if p["colour"] == tile["colour"]]) == mine - 1
     assert [(t["loc"], t["weather"]) for t in comps(g, f"held[{s}]")] == [("government", "fog")]
     play(g, "done_actions")  # §3 step 4: the token goes to its office space
     assert [(t["loc"], t["weather"]) for t in comps(g, f"office_tokens[{s}]")] == [("government", "fog")]
@@ -219,9 +223,9 @@ def test_run_experiment_puts_a_bot_on_a_branch_with_a_matching_tile():
     play(g, "t_chem", s=s, k=chem[off])
     play(g, "t_vouchers", s=s, v="lab_v", n=1)
     at(g, "lab", 1)
-    assert {m.args["w"] for m in moves(g, "run_experiment")} == {w}  # §4: a matching display tile
+    assert {m.args["w"] for m in moves(g, "run_experiment") if m.args["c"] == chem[m.args["w"]]} == {w}  # §4: a matching display tile
     market = len([c for c in comps(g, "market") if c["sort"] == chem[w]])
-    play(g, "run_experiment", w=w)
+    play(g, "run_experiment", w=w, c=chem[w])
     assert [b["owner"] for b in bzone(g, w, "lab_bots")] == [s]
     assert var(g, "funding")[s]["lab"] == 1 and vouchers(g, s)["lab_v"] == 0
     assert len([c for c in comps(g, "market") if c["sort"] == chem[w]]) == market + 1
@@ -238,15 +242,20 @@ def test_publish_needs_a_complete_row_and_unlocks_the_citation():
     cp = var(g, "cp")[a]
     at(g, "lab", 0)
     assert {m.args["w"] for m in moves(g, "publish")} == {"sun"}
-    play(g, "publish", w="sun")
+    science = vouchers(g, a)["science_v"]
+    play(g, "publish", w="sun", unlock=True)
     assert var(g, "papers")[a] == 1 and var(g, "published")[a] == ["sun"]
     assert not g.view(None)["entities"]["branch3"]["citation_locked"]
     assert var(g, "cp")[a] >= cp + const(g, "citation_cp")
+    assert vouchers(g, a)["science_v"] == science - const(g, "citation_cost")  # WM-D6
     play(g, "done_actions")
     cp_b = var(g, "cp")[b]
     at(g, "lab", 1)
-    play(g, "publish", w="sun")  # a row of 2 completed by the unlocked citation
+    assert {m.args["unlock"] for m in moves(g, "publish")} == {False}  # unlocked already
+    citations = count(g, "citation_supply")
+    play(g, "publish", w="sun")  # a row of 2 completed by a citation token
     assert var(g, "papers")[b] == 1
+    assert count(g, "citation_supply") == citations - 1 and len(zone(g, f"cited[{b}]")) == 1
     assert var(g, "cp")[b] - cp_b < const(g, "citation_cp") or const(g, "paper_boon")[0] == "b_cp"
 
 
@@ -313,22 +322,45 @@ def test_science_exchange_pays_a_missing_voucher_with_three_others():
     assert vouchers(g, s)[paid] == 1
 
 
-def test_chemical_exchange_only_when_an_action_here_needs_it():
+def lacking_chemical():
+    """A game where the acting seat has a bot and one chemical, not the one the first display
+    tile's weather needs: (game, seat, weather, needed chemical, the chemical held)."""
     g = arranged_game(2)
     s = actor(g)
     w = comps(g, "display")[0]["weather"]
     need = const(g, "chem_of")[w]
     other = next(k for k in ["verdino", "melgoth", "delugium", "calorium", "radieu"] if k != need)
     play(g, "t_chem", s=s, k=other)
+    play(g, "t_bot", s=s)
+    return g, s, w, need, other
+
+
+def test_chemical_exchange_is_part_of_paying_and_only_when_the_seat_lacks_the_chemical():
+    """WM-D7: the exchange swaps an own chemical for the needed one, which is paid at once."""
+    g, s, w, need, other = lacking_chemical()
     play(g, "t_vouchers", s=s, v="supply_v", n=2)
     at(g, "lab", 1)
-    assert {m.args["k"] for m in moves(g, "exchange_chemical")} <= {
-        const(g, "chem_of")[t["weather"]] for t in comps(g, "display")}
+    assert "exchange_chemical" not in {m.name for m in moves(g)}  # never a move of its own
+    assert [m.args["c"] for m in moves(g, "run_experiment") if m.args["w"] == w] == [other]
     before = sum(vouchers(g, s).values())
-    play(g, "exchange_chemical", k=need)
-    assert [c["sort"] for c in comps(g, f"chems[{s}]")] == [need]
-    assert sum(vouchers(g, s).values()) == before - 2
-    assert not [m for m in moves(g, "exchange_chemical") if m.args["k"] == need]
+    market = {k: len([c for c in comps(g, "market") if c["sort"] == k]) for k in (need, other)}
+    play(g, "run_experiment", w=w, c=other)
+    assert comps(g, f"chems[{s}]") == []
+    assert sum(vouchers(g, s).values()) == before - 1 - 2  # the Lab voucher, then 2 for the exchange
+    assert len([c for c in comps(g, "market") if c["sort"] == other]) == market[other] + 1
+    assert len([c for c in comps(g, "market") if c["sort"] == need]) == market[need]
+
+
+def test_chemical_exchange_needs_two_vouchers_beyond_the_cost():
+    g, s, w, need, other = lacking_chemical()
+    at(g, "lab", 1)
+    for v in ("government_v", "rnd_v", "science_v"):
+        play(g, "t_vouchers", s=s, v=v, n=0)
+    play(g, "t_vouchers", s=s, v="lab_v", n=1)
+    play(g, "t_vouchers", s=s, v="supply_v", n=1)
+    assert not [m for m in moves(g, "run_experiment") if m.args["w"] == w]  # 1 spare voucher: no exchange
+    play(g, "t_vouchers", s=s, v="supply_v", n=2)
+    assert [m.args["c"] for m in moves(g, "run_experiment") if m.args["w"] == w] == [other]
 
 
 def test_part_exchange_swaps_with_the_reserve():

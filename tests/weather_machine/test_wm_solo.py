@@ -61,6 +61,20 @@ def cp(g: Game) -> list[int]:
     return var(g, "cp")
 
 
+ARRANGE = "arrange.ludex"  # the base game's test hooks (t_chem, t_display, ...), also in the solo
+
+
+def arrange(g: Game, chems: tuple[str, ...] = (), shown: tuple[str, ...] = ()) -> None:
+    """Before the human's first turn: give the Saboteurs these chemicals (WM-D9: they pay for
+    their bots) and put an experiment tile of each weather in `shown` on display (WM-D10)."""
+    if step(g) == "supply_round":
+        play(g, "supply_done")
+    for k in chems:
+        play(g, "t_chem", s=1, k=k)
+    for w in shown:
+        play(g, "t_display", w=w)
+
+
 def human_turn(g: Game, where: str, space: int) -> None:
     """The human's turn: no subsidy or investment, the scientist to `where`, no action."""
     if step(g) == "supply_round":
@@ -131,7 +145,8 @@ def test_government_on_the_a_space_takes_a_chemical_flips_a_subsidy_and_complete
     assert [x["owner"] for x in g.view(None)["zones"][f"{branch(g, 'rain')}.gov_bots"]["components"]] == [1]
     assert len(zone(g, "flipped_subsidies")) == 1 and len(zone(g, "sab_subsidies")) == 1
     assert len(zone(g, "subsidy_row")) == subsidies - 2 and len(zone(g, "gov_parts")) == 1
-    assert len(zone(g, "chems[1]")) == 3
+    # WM-D9: the A space's chemical (rain's) pays for the bot at once
+    assert len(zone(g, "chems[1]")) == 2
     assert b["citation_locked"] is True
     # the Government rain token joined the starting Lab rain token: a 2-token set, discarded for +5
     assert kinds_of(zone(g, "held[1]")) == ["rnd-sun"]
@@ -139,7 +154,9 @@ def test_government_on_the_a_space_takes_a_chemical_flips_a_subsidy_and_complete
 
 
 def test_government_beside_the_scientist_raises_the_target_by_the_pieces_to_its_left():
-    g = solo(card("pink", "lab", "rain"), card("white", "rnd", "sun"), card("pink", "government", "sun"))
+    g = solo(card("pink", "lab", "rain"), card("white", "rnd", "sun"), card("pink", "government", "sun"),
+             hooks=(ARRANGE,))
+    arrange(g, chems=("calorium",))
     human_turn(g, "government", 0)
     assert site(g, "government")[:2] == [0, 6]
     assert zone(g, "flipped_subsidies") == []  # not the A space: no extras
@@ -149,7 +166,9 @@ def test_government_beside_the_scientist_raises_the_target_by_the_pieces_to_its_
 
 
 def test_lab_on_the_a_space_takes_an_award_token_and_places_a_bot():
-    g = solo(card("pink", "rnd", "fog"), card("white", "government", "wind"), card("pink", "lab", "rain"))
+    g = solo(card("pink", "rnd", "fog"), card("white", "government", "wind"), card("pink", "lab", "rain"),
+             hooks=(ARRANGE,))
+    arrange(g, chems=("delugium",), shown=("rain",))
     awards = len(zone(g, "award_supply"))
     human_turn(g, "government", 0)
     assert site(g, "lab")[0] == 6
@@ -163,10 +182,13 @@ def test_a_full_branch_passes_to_the_next_weather_by_the_report_priority():
     """A top-priority report goes on forward (rain, wind, ...), a bottom one backward (rain, snow, ...)."""
     top, bottom = card("pink", "lab", "rain", prio=0), card("white", "lab", "rain", prio=1)
     g = solo(card("pink", "rnd", "fog"), card("white", "government", "wind"), top, bottom,
-             hooks=("solo_lab_slots_2.ludex",))
+             hooks=("solo_lab_slots_2.ludex", ARRANGE))
+    arrange(g, chems=("delugium", "radieu", "verdino"), shown=("rain", "snow"))
     human_turn(g, "government", 0)
     assert sab_moves(g, 0)[-2:] == ["sab_lab", "sab_report"]
     assert [x["owner"] for x in g.view(None)["zones"][f"{branch(g, 'rain')}.lab_bots"]["components"]] == [4, 1]
+    play(g, "t_display", w="rain")
+    play(g, "t_display", w="snow")
     human_turn(g, "rnd", 0)
     assert [x["owner"] for x in g.view(None)["zones"][f"{branch(g, 'snow')}.lab_bots"]["components"]] == [4, 1]
     assert [x["owner"] for x in g.view(None)["zones"][f"{branch(g, 'wind')}.lab_bots"]["components"]] == [4]
@@ -187,20 +209,25 @@ def test_no_valid_branch_discards_a_report_and_takes_a_chemical():
 
 
 def test_rnd_on_the_a_space_places_an_extra_bot_and_takes_a_chemical_and_both_tokens():
-    g = solo(card("pink", "lab", "rain"), card("white", "government", "wind"), card("pink", "rnd", "fog"))
+    g = solo(card("pink", "lab", "rain"), card("white", "government", "wind"), card("pink", "rnd", "fog"),
+             hooks=(ARRANGE,))
+    arrange(g, chems=("melgoth",))
+    chems = len(zone(g, "chems[1]"))
     human_turn(g, "government", 0)
     assert site(g, "rnd")[0] == 6
     owners = [x["owner"] for x in g.view(None)["zones"][f"{branch(g, 'fog')}.rnd_bots"]["components"]]
     assert owners == [1, 1]
-    assert len(zone(g, "chems[1]")) == 3
+    # WM-D9: the A space's chemical and the one given paid for the two bots, and sit beside them
+    assert len(zone(g, "chems[1]")) == chems + 1 - 2
+    assert [c.split("#")[0] for c in zone(g, "rnd_chems")] == ["melgoth", "melgoth"]
     fog = [t for t in zone(g, "held[1]") if t.startswith("rnd-fog")]
     assert len(fog) == 2 and cp(g) == [0, 35]
 
 
 def test_rnd_with_no_token_left_unlocks_the_citation_then_gains_5():
     g = solo(card("pink", "lab", "rain"), card("white", "government", "wind"), card("pink", "rnd", "fog"),
-             hooks=("solo_drop_tokens.ludex",))
-    play(g, "supply_done")
+             hooks=("solo_drop_tokens.ludex", ARRANGE))
+    arrange(g, chems=("melgoth",))
     play(g, "t_drop", l="rnd", w="fog")
     human_turn(g, "government", 0)
     # the A space's extra token step finds none: the fog citation unlocks; the main step: +5
@@ -212,8 +239,8 @@ def test_rnd_with_no_token_left_unlocks_the_citation_then_gains_5():
 # ---- the human's side ----
 def test_call_security_keeps_one_report_puts_one_back_and_discards_one():
     g = solo(card("pink", "lab", "rain"), card("white", "rnd", "sun"), card("pink", "supply"),
-             card("white", "government", "fog"), card("pink", "lab", "snow"))
-    play(g, "supply_done")
+             card("white", "government", "fog"), card("pink", "lab", "snow"), hooks=(ARRANGE,))
+    arrange(g, chems=("radieu",), shown=("snow",))
     vouchers = sum(var(g, "vouchers")[0].values())
     play(g, "call_security")
     looked = g.view(0)["zones"]["looked[0]"]
@@ -238,6 +265,8 @@ def test_the_immediate_win_needs_cp_over_the_target_four_goals_and_two_tracks_at
     play(g, "t_cp", s=0, n=40)
     play(g, "t_fund", s=0, t="government", n=5)
     play(g, "t_papers", s=0, n=2)  # with Government funding 5: both Government goals and both Lab goals
+    for tile in [x["name"] for x in g.view(None)["zones"]["goal_hand[0]"]["components"] if x["track"] != "rnd"]:
+        play(g, "t_goal", s=0, tile=tile)  # WM-D11: goals count on the goal spaces
     play(g, "skip_start")
     play(g, "go", l="rnd", i=0)
     play(g, "done_actions")
