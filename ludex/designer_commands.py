@@ -86,15 +86,20 @@ def register(app: typer.Typer) -> None:
         combos = [list(variant)]
         if all_variants:
             combos += [[v] for v in variant_names(ruleset)]
-        diags = []
+        diags: list = []
+        clean = []
         for combo in combos:
             found = check(ruleset, combo)
             if any(not d.line for d in found):  # an unknown ruleset or variant name
                 fail(found[0].message, found[0].hint)
-            diags += found
+            # the base's findings come back with every variant: report each once
+            diags += [d for d in found if d not in diags]
+            clean.append(not found)
         marked = [] if diags else placeholders(load_ruleset(ruleset, variant))
         if as_json:
             out: dict[str, Any] = {"ok": not diags, "diagnostics": [d.to_dict() for d in diags]}
+            if all_variants:
+                out["checked"] = combos
             if marked:
                 out["placeholders"] = {"count": len(marked), "by_kind": count_by_kind(marked)}
                 if list_placeholders:
@@ -103,8 +108,9 @@ def register(app: typer.Typer) -> None:
         else:
             for d in diags:
                 print(d, file=sys.stderr)
-            if not diags:
-                print(f"{ruleset}{''.join(' +' + v for v in variant)}: ok")
+            for combo, ok in zip(combos, clean):
+                if ok:
+                    print(f"{ruleset}{''.join(' +' + v for v in combo)}: ok")
             if marked:
                 print(_placeholder_note(ruleset, marked))
                 if list_placeholders:
