@@ -77,6 +77,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print diagnostics as JSON for editors"),
         all_variants: bool = typer.Option(False, "--all-variants", help="also check each variant of the ruleset alone"),
         list_placeholders: bool = typer.Option(False, "--placeholders", help="also list every placeholder with file:line"),
+        fix: bool = typer.Option(False, "--fix", help="apply the hints a machine can apply, print what changed, check again"),
     ) -> None:
         """Check a ruleset (and variants): exit 0 when clean, 1 with diagnostics.
 
@@ -86,6 +87,11 @@ def register(app: typer.Typer) -> None:
         combos = [list(variant)]
         if all_variants:
             combos += [[v] for v in variant_names(ruleset)]
+        if fix:
+            from ludex.fixer import apply_fixes
+
+            for line in apply_fixes([d for combo in combos for d in check(ruleset, combo)]):
+                print(line)
         diags: list = []
         clean = []
         for combo in combos:
@@ -94,10 +100,11 @@ def register(app: typer.Typer) -> None:
                 fail(found[0].message, found[0].hint)
             # the base's findings come back with every variant: report each once
             diags += [d for d in found if d not in diags]
-            clean.append(not found)
-        marked = [] if diags else placeholders(load_ruleset(ruleset, variant))
+            clean.append(not any(d.severity == "error" for d in found))
+        errors = any(d.severity == "error" for d in diags)
+        marked = [] if errors else placeholders(load_ruleset(ruleset, variant))
         if as_json:
-            out: dict[str, Any] = {"ok": not diags, "diagnostics": [d.to_dict() for d in diags]}
+            out: dict[str, Any] = {"ok": not errors, "diagnostics": [d.to_dict() for d in diags]}
             if all_variants:
                 out["checked"] = combos
             if marked:
