@@ -19,7 +19,7 @@ $(SERVE_STAMP): pyproject.toml setup.py
 
 # The README quickstart test needs jq (Debian's package) besides the Python test tools.
 $(STAMP): $(SERVE_STAMP)
-	$(PY) -m pip install -q -e '.[test,rl,ray]'
+	$(PY) -m pip install -q -e '.[test,rl,ray,lsp]'
 	command -v jq >/dev/null || apt-get install -y -q jq
 	touch $(STAMP)
 

@@ -27,73 +27,19 @@ only given to text whose structure is known.
 
 from __future__ import annotations
 
-import functools
-import threading
-from importlib import resources
-
 import attrs
-from lark import Lark, Token, Tree
 
 from dsl.parser import parse_text
+from dsl.tokens import Tok as _Tok
+from dsl.tokens import tokens as _tokens
 
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")", "]", "}"}
 _NO_SPACE_BEFORE = {",", ";", ":", "?", ")", "]", ".."}
-# Tree nodes that begin a declaration or statement: a line starting with one is not a continuation.
-_STATEMENT_EDITS = {"game_header", "variant_header", "set_option", "remove_decl", "replace_decl", "add_decl"}
 _TIGHT_BRACES = {"map_lit", "map_comp"}
 _UNARY = {"neg", "neg_int_bound"}
 _TYPE_ANGLES = {"list_type", "map_type"}
 _NAMELIKE_END = {"NAME", "INT", "STRING"}
-
-_lock = threading.Lock()
-_comments: list[Token] = []
-
-
-@functools.cache
-def _layout_lark() -> Lark:
-    """A second parser of the same grammar that keeps every token and hands comments over."""
-    text = resources.files("grammars").joinpath("ludex.lark").read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", propagate_positions=True, keep_all_tokens=True,
-                lexer_callbacks={"COMMENT": _comments.append})
-
-
-@attrs.define
-class _Tok:
-    value: str
-    kind: str  # the token type (NAME, STRING, COMMENT, or the literal's own type)
-    parent: str  # the grammar rule the token belongs to ("" for comments)
-    line: int
-    column: int
-
-
-def _is_statement(rule: str) -> bool:
-    return rule.endswith("_decl") or rule.endswith("_stmt") or rule in _STATEMENT_EDITS
-
-
-def _tokens(text: str) -> tuple[list[_Tok], set[tuple[int, int]]]:
-    """Every token of `text` in order, and the (line, column) where each statement begins."""
-    with _lock:
-        _comments.clear()
-        tree = _layout_lark().parse(text, start="start")
-        comments = list(_comments)
-    toks: list[_Tok] = []
-    starts: set[tuple[int, int]] = set()
-
-    def visit(t: Tree) -> None:
-        if _is_statement(str(t.data)) and not t.meta.empty:
-            starts.add((t.meta.line, t.meta.column))
-        for c in t.children:
-            if isinstance(c, Tree):
-                visit(c)
-            elif isinstance(c, Token):
-                toks.append(_Tok(str(c), c.type, str(t.data), c.line or 0, c.column or 0))
-
-    visit(tree)
-    toks += [_Tok(str(c).rstrip(), "COMMENT", "", c.line or 0, c.column or 0) for c in comments]
-    toks.sort(key=lambda t: (t.line, t.column))
-    return toks, starts
-
 
 def _space(prev: _Tok, tok: _Tok, tight_close: bool, angle_close: bool) -> str:
     """The gap between two tokens on one line."""

@@ -141,18 +141,25 @@ def check_sources(sources: tuple[tuple[str, str], ...]) -> list[Diagnostic]:
     texts = dict(sources)
     rep = Reporter(texts)
     try:
-        _compile(sources, texts, rep)
+        _compile(sources, texts, rep, build=False)
     except RulesetError:
         pass
     return by_position(rep.items, list(texts))
 
 
-def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str], rep: Reporter | None = None) -> Ruleset:
+@functools.lru_cache(maxsize=32)
+def _parse(text: str, path: str) -> A.SourceFile:
+    # parsing is most of a check's time; an editor re-checks a variant with its unchanged base
+    return parse_text(text, path)
+
+
+def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str], rep: Reporter | None = None,
+             build: bool = True) -> Ruleset:
     rep = rep or Reporter(texts)
     files = []
     for path, text in sources:
         try:
-            files.append(parse_text(text, path))
+            files.append(_parse(text, path))
         except RulesetError as exc:
             rep.items.extend(exc.diagnostics)
     if rep.errors:
@@ -187,6 +194,8 @@ def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str], rep: R
     Checker(decls, rep).run()
     if rep.errors:
         raise RulesetError(rep.items)
+    if not build:  # a check alone: the IR and its content hash are not needed
+        return None  # type: ignore[return-value]
     return _build(base, tuple(applied), decls, sources)
 
 
