@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HTTP_PORT ?= 8000
 GRPC_PORT ?= 50051
 
-.PHONY: run test lint browser bench bench-service simulate clean openapi
+.PHONY: run test lint browser tmgrammar bench bench-service simulate clean openapi
 
 $(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -33,13 +33,21 @@ openapi: $(SERVE_STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl runtime search api ludex tests bench
 	$(VENV)/bin/mypy dsl runtime search api ludex
+	$(VENV)/bin/ludex fmt --check rulesets
+
+# vscode-tmgrammar-test (npm, pinned by editors/textmate/package-lock.json) for tests/editors.
+TMGRAMMAR := editors/textmate/node_modules/.package-lock.json
+$(TMGRAMMAR): editors/textmate/package-lock.json
+	command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
+	cd editors/textmate && npm ci --no-audit --no-fund --loglevel=error
+tmgrammar: $(TMGRAMMAR)
 
 # The browser tests (tests/browser) drive Debian's Chromium through Playwright; Playwright's own
 # browser download is not used (it needs hosts other than the package registries).
 browser:
 	@test -x /usr/bin/chromium || { apt-get update -q && apt-get install -y -q chromium; }
 
-test: $(STAMP) browser lint
+test: $(STAMP) browser tmgrammar lint
 	$(VENV)/bin/pytest -n 2 --dist loadfile
 
 simulate: $(STAMP)
