@@ -27,6 +27,7 @@ from dsl.diagnostics import (
     did_you_mean,
     names_hint,
 )
+from dsl.incremental import parse_incremental
 from dsl.ir import Ruleset, content_hash, to_data
 from dsl.language import CURRENT, target_of
 from dsl.parser import parse_text
@@ -132,16 +133,18 @@ def load_from_sources(sources: tuple[tuple[str, str], ...], variants: tuple[str,
         raise
 
 
-def check_sources(sources: tuple[tuple[str, str], ...]) -> list[Diagnostic]:
+def check_sources(sources: tuple[tuple[str, str], ...], incremental: bool = False) -> list[Diagnostic]:
     """Every finding, errors and warnings, for (file name, text) pairs (game first), in reading order.
 
     Warnings (a rule a later language version tightened, say) do not stop a ruleset from
-    loading; this is where they are seen: `ludex check`, the language server.
+    loading; this is where they are seen: `ludex check`, the language server. `incremental`
+    re-parses only the declarations that changed since the last call (`dsl.incremental`), for
+    a file being edited; the findings are the same.
     """
     texts = dict(sources)
     rep = Reporter(texts)
     try:
-        _compile(sources, texts, rep, build=False)
+        _compile(sources, texts, rep, build=False, incremental=incremental)
     except RulesetError:
         pass
     return by_position(rep.items, list(texts))
@@ -154,12 +157,12 @@ def _parse(text: str, path: str) -> A.SourceFile:
 
 
 def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str], rep: Reporter | None = None,
-             build: bool = True) -> Ruleset:
+             build: bool = True, incremental: bool = False) -> Ruleset:
     rep = rep or Reporter(texts)
     files = []
     for path, text in sources:
         try:
-            files.append(_parse(text, path))
+            files.append(parse_incremental(text, path) if incremental else _parse(text, path))
         except RulesetError as exc:
             rep.items.extend(exc.diagnostics)
     if rep.errors:

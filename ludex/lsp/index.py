@@ -27,7 +27,8 @@ from lark.exceptions import LarkError
 from dsl import ast as A
 from dsl.checker import BUILTINS, SPECIAL_NAMES, Checker, pretty
 from dsl.diagnostics import Reporter, RulesetError
-from dsl.parser import _lark, parse_text
+from dsl.incremental import parse_incremental
+from dsl.parser import _lark
 from dsl.tokens import Layout, Tok, layout
 
 DECL_KINDS = {
@@ -110,7 +111,7 @@ def index_file(path: str, text: str) -> FileIndex:
     """Parse one file into its symbols; a file that does not parse gives an index with `error` set."""
     try:
         lay = layout(text)
-        parsed = parse_text(text, path)
+        parsed = parse_incremental(text, path)
     except (LarkError, RulesetError):
         return FileIndex(path, text, None, error=True)
     by_pos: dict[tuple[int, int], object] = {}

@@ -108,15 +108,18 @@ class LudexServer(LanguageServer):
     # ---- diagnostics ----
     def diagnose(self, uri: str) -> list[T.Diagnostic]:
         """The diagnostics of one open file: checked with its base when it is a variant."""
-        path, idx = self.ruleset(uri)
+        path = str(Path(to_fs_path(uri) or uri).resolve())
         paths = ruleset_paths(Path(path))
         sources = [(str(paths[0]), self.text_of(paths[0]))]
         if str(paths[0]) != path:
             sources.append((path, self.text_of(Path(path))))
         seen: list[Diagnostic] = []
-        for d in check_sources(tuple(sources)):
+        for d in check_sources(tuple(sources), incremental=True):
             if d.file == path and d not in seen:
                 seen.append(d)
+        if not seen:  # a clean file needs no token positions: skip indexing it
+            return []
+        idx = self.ruleset(uri)[1]
         return [self.to_lsp_diagnostic(d, idx) for d in seen]
 
     def to_lsp_diagnostic(self, d: Diagnostic, idx: RulesetIndex) -> T.Diagnostic:
