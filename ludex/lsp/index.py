@@ -239,7 +239,8 @@ class RulesetIndex:
         tok, ns = found
         defs = self.definitions(tok.value, ns)
         if defs:
-            s = defs[-1]
+            # the declaration under the cursor, else the one that holds (a variant's replaces the base's)
+            s = next((d for d in defs if (d.file, d.line, d.column) == (path, tok.line, tok.column)), defs[-1])
             out = [f"```ludex\n{s.detail}\n```"]
             t = self.global_types().get(s.name)
             if t and s.kind in ("var", "const", "enum value", "components", "entities", "zone", "enum"):
