@@ -178,6 +178,9 @@ async def did_save(ls: LudexServer, params: T.DidSaveTextDocumentParams) -> None
 
 @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: LudexServer, params: T.DidCloseTextDocumentParams) -> None:
+    pending = ls.pending.pop(params.text_document.uri, None)
+    if pending is not None:
+        pending.cancel()
     ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
 

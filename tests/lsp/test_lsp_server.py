@@ -38,17 +38,26 @@ replace move run() during go {
 }
 """
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", "from ludex.cli import main; main()", "lsp"]))
-async def client(lsp_client: LanguageClient, tmp_path: Path):
-    (tmp_path / "variants").mkdir()
-    (tmp_path / "game.ludex").write_text(GAME)
-    (tmp_path / "variants" / "long.ludex").write_text(VARIANT)
+@pytest_lsp.fixture(scope="module",
+                    config=ClientServerConfig(server_command=[sys.executable, "-c", "from ludex.cli import main; main()", "lsp"]))
+async def client(lsp_client: LanguageClient, tmp_path_factory: pytest.TempPathFactory):
+    # one server for the module (it takes seconds to start); each test works in a ruleset folder of its own
+    root = tmp_path_factory.mktemp("lsp")
     await lsp_client.initialize_session(T.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
-        workspace_folders=[T.WorkspaceFolder(uri=tmp_path.as_uri(), name="race")]))
-    lsp_client.root = tmp_path  # type: ignore[attr-defined]
+        workspace_folders=[T.WorkspaceFolder(uri=root.as_uri(), name="rulesets")]))
+    lsp_client.root = root  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
+
+
+def _project(client: LanguageClient, name: str) -> Path:
+    """A ruleset folder `name` (GAME and its variant `long`) for one test."""
+    folder = client.root / name  # type: ignore[attr-defined]
+    (folder / "variants").mkdir(parents=True)
+    (folder / "game.ludex").write_text(GAME)
+    (folder / "variants" / "long.ludex").write_text(VARIANT)
+    return folder
 
 
 def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
@@ -59,18 +68,19 @@ def _open(client: LanguageClient, path: Path, text: str | None = None) -> str:
 
 
 async def _diagnostics(client: LanguageClient, uri: str) -> list[T.Diagnostic]:
-    await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return list(client.diagnostics[uri])
+    """The next diagnostics published for `uri`."""
+    while uri not in client.diagnostics:
+        await client.wait_for_notification(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return list(client.diagnostics.pop(uri))
 
 
 def _at(line: int, character: int) -> T.Position:
     return T.Position(line=line, character=character)
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_broken_file_gets_its_diagnostic_with_the_right_range_and_a_quick_fix(client: LanguageClient):
-    game = client.root / "game.ludex"  # type: ignore[attr-defined]
-    uri = _open(client, game)
+    uri = _open(client, _project(client, "broken") / "game.ludex")
     [d] = await _diagnostics(client, uri)
     assert d.severity == T.DiagnosticSeverity.Error and d.source == "ludex"
     assert d.message == "unknown name 'mvoed'\nhint: did you mean 'moved'?"
@@ -90,9 +100,9 @@ async def test_a_broken_file_gets_its_diagnostic_with_the_right_range_and_a_quic
     assert await _diagnostics(client, uri) == []
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_a_variant_is_checked_with_its_base_and_its_warning_carries_the_fix_into_the_base(client: LanguageClient):
-    root = client.root  # type: ignore[attr-defined]
+    root = _project(client, "variant")
     uri = _open(client, root / "variants" / "long.ludex")
     [d] = [x for x in await _diagnostics(client, uri)]
     assert d.severity == T.DiagnosticSeverity.Warning and d.code == "ordered-zone"
@@ -104,9 +114,9 @@ async def test_a_variant_is_checked_with_its_base_and_its_warning_carries_the_fi
     assert edit.new_text == " ordered" and edit.range.start == _at(6, 23)  # after `public` of `zone track`
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_hover_shows_a_zones_visibility_types_and_citation(client: LanguageClient):
-    uri = _open(client, client.root / "game.ludex")  # type: ignore[attr-defined]
+    uri = _open(client, _project(client, "hover") / "game.ludex")
     h = await client.text_document_hover_async(T.HoverParams(text_document=T.TextDocumentIdentifier(uri=uri), position=_at(6, 6)))
     assert "zone track: of pawn components, public" in h.contents.value
     assert "R2: the track, start first" in h.contents.value
@@ -116,9 +126,9 @@ async def test_hover_shows_a_zones_visibility_types_and_citation(client: Languag
     assert "R1: squares to the finish" in h.contents.value  # `option.target` shows the option's citation
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_definition_references_and_rename_cross_the_variant_and_its_base(client: LanguageClient):
-    root = client.root  # type: ignore[attr-defined]
+    root = _project(client, "navigate")
     game, variant = (root / "game.ludex").as_uri(), (root / "variants" / "long.ludex").as_uri()
     _open(client, root / "game.ludex")
     _open(client, root / "variants" / "long.ludex")
@@ -134,18 +144,18 @@ async def test_definition_references_and_rename_cross_the_variant_and_its_base(c
     assert {e.new_text for es in edit.changes.values() for e in es} == {"square"}
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_formatting_gives_the_canonical_layout(client: LanguageClient):
     messy = GAME.replace("seats 2", "seats   2").replace("pos[actor] += 1", "pos[ actor ]+=1")
-    uri = _open(client, client.root / "game.ludex", messy)  # type: ignore[attr-defined]
+    uri = _open(client, _project(client, "format") / "game.ludex", messy)
     [edit] = await client.text_document_formatting_async(T.DocumentFormattingParams(
         text_document=T.TextDocumentIdentifier(uri=uri), options=T.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert edit.new_text == GAME and edit.range.start == _at(0, 0)
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_completion_outline_and_semantic_tokens(client: LanguageClient):
-    uri = _open(client, client.root / "game.ludex")  # type: ignore[attr-defined]
+    uri = _open(client, _project(client, "complete") / "game.ludex")
     doc = T.TextDocumentIdentifier(uri=uri)
     items = await client.text_document_completion_async(T.CompletionParams(text_document=doc, position=_at(13, 26)))
     labels = {i.label for i in items.items}
