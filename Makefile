@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HTTP_PORT ?= 8000
 GRPC_PORT ?= 50051
 
-.PHONY: run test lint browser bench bench-service simulate clean openapi
+.PHONY: run test lint browser tmgrammar bench bench-service simulate clean openapi
 
 $(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -19,7 +19,7 @@ $(SERVE_STAMP): pyproject.toml setup.py
 
 # The README quickstart test needs jq (Debian's package) besides the Python test tools.
 $(STAMP): $(SERVE_STAMP)
-	$(PY) -m pip install -q -e '.[test,rl,ray]'
+	$(PY) -m pip install -q -e '.[test,rl,ray,lsp]'
 	command -v jq >/dev/null || apt-get install -y -q jq
 	npm ci --prefix tests/browser/axe --no-audit --no-fund --silent  # axe-core for the viewer's accessibility test
 	touch $(STAMP)
@@ -34,13 +34,21 @@ openapi: $(SERVE_STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check dsl runtime search api ludex tests bench
 	$(VENV)/bin/mypy dsl runtime search api ludex
+	$(VENV)/bin/ludex fmt --check rulesets
+
+# vscode-tmgrammar-test (npm, pinned by editors/textmate/package-lock.json) for tests/editors.
+TMGRAMMAR := editors/textmate/node_modules/.package-lock.json
+$(TMGRAMMAR): editors/textmate/package-lock.json
+	command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
+	cd editors/textmate && npm ci --no-audit --no-fund --loglevel=error
+tmgrammar: $(TMGRAMMAR)
 
 # The browser tests (tests/browser) drive Debian's Chromium through Playwright; Playwright's own
 # browser download is not used (it needs hosts other than the package registries).
 browser:
 	@test -x /usr/bin/chromium || { apt-get update -q && apt-get install -y -q chromium; }
 
-test: $(STAMP) browser lint
+test: $(STAMP) browser tmgrammar lint
 	$(VENV)/bin/pytest -n 2 --dist loadfile
 
 simulate: $(STAMP)

@@ -289,6 +289,8 @@ class SourceFile:
     extends: str | None
     decls: tuple[Decl, ...]
     edits: tuple[VariantEdit, ...]
+    language: int = 0  # the `language N` the file states; 0 when it states none
+    language_span: Span | None = None
 
 
 def walk(obj: Any):

@@ -20,6 +20,7 @@ from typing import Any
 from dsl import ast as A
 from dsl.ast import walk
 from dsl.diagnostics import Reporter, did_you_mean
+from dsl.fixes import insert_after_token, rename_fix
 
 # a CSS colour as a display hint may give it: a name, or #rgb / #rrggbb
 _CSS_COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+)$")
@@ -433,7 +434,8 @@ class Checker:
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})
         if name not in steps:
-            self.rep.error(span, f"unknown step '{name}'", did_you_mean(name, steps) or f"the steps are {', '.join(steps)}")
+            self.rep.error(span, f"unknown step '{name}'", did_you_mean(name, steps) or f"the steps are {', '.join(steps)}",
+                           fixes=self.rename(span, name, steps))
 
     def _reachability(self) -> None:
         steps = list(self.by_kind.get("step", {}))
@@ -688,13 +690,21 @@ class Checker:
         elif base.op == "attr":  # an entity's member zone: every member zone of that name
             decls = [z for ent in self.of("entity") for z in ent.zones if z.name == base.args[1]]
         if decls and not any(z.ordered for z in decls):
-            self.rep.error(e.span, f"zone '{decls[0].name}' is not `ordered`, and {why}",
-                           f"declare it `zone {decls[0].name}: ... ordered`: its order matters to the rules")
+            fixes = [insert_after_token(self.rep.texts.get(z.span.file, ""), z.span, "VISIBILITY", " ordered",
+                                        f"declare zone '{z.name}' `ordered`") for z in decls if z.span]
+            self.rep.tightened("ordered-zone", e.span, f"zone '{decls[0].name}' is not `ordered`, and {why}",
+                               f"declare it `zone {decls[0].name}: ... ordered`: its order matters to the rules",
+                               tuple(f for f in fixes if f))
+
+    def rename(self, span: A.Span | None, name: str, candidates) -> tuple:
+        """The machine-applicable form of a "did you mean" hint (`dsl.fixes.rename_fix`)."""
+        return rename_fix(self.rep.texts.get(span.file, ""), span, name, candidates) if span else ()
 
     def unknown(self, name: str, span: A.Span | None, scope: dict[str, str]) -> str:
         cands = {n for n in set(scope) | set(self.global_types) | set(SPECIAL_NAMES) | set(self.by_kind.get("fn", {})) if n != "$it"}
         self.rep.error(span, f"unknown name '{name}'",
-                       did_you_mean(name, cands) or "declare it (`var`, `const`, `let`) or take it as a parameter")
+                       did_you_mean(name, cands) or "declare it (`var`, `const`, `let`) or take it as a parameter",
+                       fixes=self.rename(span, name, cands))
         return "any"
 
     def expr(self, e: A.Node, scope: dict[str, str]) -> str:
@@ -911,7 +921,8 @@ class Checker:
                 return "any"
             return res
         self.rep.error(e.span, f"unknown function '{name}'",
-                       did_you_mean(name, set(fns) | set(BUILTINS) | set(ctors)) or f"declare it: `fn {name}(...) -> TYPE = ...`")
+                       did_you_mean(name, set(fns) | set(BUILTINS) | set(ctors)) or f"declare it: `fn {name}(...) -> TYPE = ...`",
+                       fixes=self.rename(e.span, name, set(fns) | set(BUILTINS) | set(ctors)))
         return "any"
 
     def is_test(self, e: A.Node, scope: dict[str, str]) -> str:

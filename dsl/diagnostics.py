@@ -11,6 +11,29 @@ from dsl.ast import Span
 
 
 @attrs.frozen
+class Edit:
+    """Replace the text of `file` from (`line`, `column`) up to, not including, (`end_line`,
+    `end_column`) with `text`; positions are 1-based, as in diagnostics. An insertion has
+    start == end."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@attrs.frozen
+class Fix:
+    """A hint a machine can apply: `title` says what it does, `edits` do it (`ludex check --fix`,
+    the language server's quick fixes). Edits of one fix never overlap."""
+
+    title: str
+    edits: tuple[Edit, ...]
+
+
+@attrs.frozen
 class Diagnostic:
     """One finding of the parser or checker.
 
@@ -27,9 +50,12 @@ class Diagnostic:
     column: int
     snippet: str = ""
     hint: str = ""
+    fixes: tuple[Fix, ...] = ()  # the hint's machine-applicable form, when it has one
+    code: str = ""  # the rule's name for a rule a language version tightened (docs/language.md)
 
     def to_dict(self) -> dict:
-        return attrs.asdict(self)
+        # `fixes` and `code` appear only when present, so diagnostics without them read as before
+        return attrs.asdict(self, filter=lambda a, v: a.name not in ("fixes", "code") or bool(v))
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}: " if self.line else ""
@@ -91,14 +117,31 @@ class Reporter:
     def __init__(self, texts: dict[str, str]):
         self.texts = texts
         self.items: list[Diagnostic] = []
+        self.targets: dict[str, int] = {}  # file -> the language version it targets (dsl/language.py)
 
-    def error(self, span: Span | None, message: str, hint: str = "", severity: str = "error") -> None:
+    def error(self, span: Span | None, message: str, hint: str = "", severity: str = "error",
+              fixes: tuple[Fix, ...] = (), code: str = "") -> None:
         if span is None:
             span = Span("<rules>", 1, 1)
         text = self.texts.get(span.file, "")
         self.items.append(
-            Diagnostic(severity, message, span.file, span.line, span.column, snippet(text, span.line, span.column), hint)
+            Diagnostic(severity, message, span.file, span.line, span.column, snippet(text, span.line, span.column), hint,
+                       fixes, code)
         )
+
+    def tightened(self, code: str, span: Span | None, message: str, hint: str, fixes: tuple[Fix, ...] = ()) -> None:
+        """A finding of a rule that a language version tightened (`dsl.language.TIGHTENED[code]`):
+        an error in a file that targets that version or a later one, else a warning that says
+        so, with the same hint and fixes."""
+        from dsl.language import CURRENT, TIGHTENED
+
+        since = TIGHTENED[code]
+        target = self.targets.get(span.file, CURRENT) if span else CURRENT
+        if target >= since:
+            self.error(span, message, hint, fixes=fixes, code=code)
+        else:
+            self.error(span, f"{message} (an error from language {since} on; this file targets language {target})",
+                       hint, severity="warning", fixes=fixes, code=code)
 
     def warning(self, span: Span | None, message: str, hint: str = "") -> None:
         self.error(span, message, hint, severity="warning")

@@ -27,7 +27,9 @@ from dsl.diagnostics import (
     did_you_mean,
     names_hint,
 )
+from dsl.incremental import parse_incremental
 from dsl.ir import Ruleset, content_hash, to_data
+from dsl.language import CURRENT, target_of
 from dsl.parser import parse_text
 
 _FIELDS = {
@@ -103,12 +105,17 @@ def load_ruleset(ruleset: str, variants: tuple[str, ...] | list[str] = ()) -> Ru
 
     Returns the frozen IR. Raises `RulesetError` listing every diagnostic found.
     """
+    return load_from_sources(ruleset_sources(ruleset, variants))
+
+
+def ruleset_sources(ruleset: str, variants: tuple[str, ...] | list[str] = ()) -> tuple[tuple[str, str], ...]:
+    """The (file name, text) pairs of a ruleset and its variants, game first. Raises `UnknownRuleset`."""
     game = resolve(ruleset)
     sources = [(_display_name(game), game.read_text(encoding="utf-8"))]
     for v in variants:
         vp = _variant_path(game, v)
         sources.append((_display_name(vp), vp.read_text(encoding="utf-8")))
-    return load_from_sources(tuple(sources))
+    return tuple(sources)
 
 
 @functools.lru_cache(maxsize=64)
@@ -126,16 +133,45 @@ def load_from_sources(sources: tuple[tuple[str, str], ...], variants: tuple[str,
         raise
 
 
-def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str]) -> Ruleset:
+def check_sources(sources: tuple[tuple[str, str], ...], incremental: bool = False) -> list[Diagnostic]:
+    """Every finding, errors and warnings, for (file name, text) pairs (game first), in reading order.
+
+    Warnings (a rule a later language version tightened, say) do not stop a ruleset from
+    loading; this is where they are seen: `ludex check`, the language server. `incremental`
+    re-parses only the declarations that changed since the last call (`dsl.incremental`), for
+    a file being edited; the findings are the same.
+    """
+    texts = dict(sources)
     rep = Reporter(texts)
+    try:
+        _compile(sources, texts, rep, build=False, incremental=incremental)
+    except RulesetError:
+        pass
+    return by_position(rep.items, list(texts))
+
+
+@functools.lru_cache(maxsize=32)
+def _parse(text: str, path: str) -> A.SourceFile:
+    # parsing is most of a check's time; an editor re-checks a variant with its unchanged base
+    return parse_text(text, path)
+
+
+def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str], rep: Reporter | None = None,
+             build: bool = True, incremental: bool = False) -> Ruleset:
+    rep = rep or Reporter(texts)
     files = []
     for path, text in sources:
         try:
-            files.append(parse_text(text, path))
+            files.append(parse_incremental(text, path) if incremental else _parse(text, path))
         except RulesetError as exc:
             rep.items.extend(exc.diagnostics)
     if rep.errors:
         raise RulesetError(rep.items)
+    for f in files:
+        rep.targets[f.path] = target_of(f.language)
+        if f.language > CURRENT or (f.language_span and f.language < 1):
+            rep.error(f.language_span, f"this file targets language {f.language}, and this Ludex knows languages 1 to {CURRENT}",
+                      "upgrade Ludex" if f.language > CURRENT else f"write `language {CURRENT}`")
     base, extra = files[0], files[1:]
     if base.header != "game":
         rep.error(A.Span(base.path, 1, 1), "a ruleset file must start with `game NAME`",
@@ -161,6 +197,8 @@ def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str]) -> Rul
     Checker(decls, rep).run()
     if rep.errors:
         raise RulesetError(rep.items)
+    if not build:  # a check alone: the IR and its content hash are not needed
+        return None  # type: ignore[return-value]
     return _build(base, tuple(applied), decls, sources)
 
 
@@ -220,21 +258,19 @@ def _build(base: A.SourceFile, variants: tuple[str, ...], decls: list[A.Decl], s
 
 
 def check_text(text: str, filename: str = "<text>") -> list[Diagnostic]:
-    """Diagnostics for one game file given as text (empty when it is clean)."""
-    try:
-        load_from_sources(((filename, text),))
-    except RulesetError as exc:
-        return exc.diagnostics
-    return []
+    """Diagnostics, errors and warnings, for one game file given as text (empty when it is clean)."""
+    return check_sources(((filename, text),))
 
 
 def check(ruleset: str, variants: tuple[str, ...] | list[str] = ()) -> list[Diagnostic]:
-    """Diagnostics for a ruleset with variants (empty when it is clean)."""
+    """Diagnostics, errors and warnings, for a ruleset with variants (empty when it is clean).
+
+    An unknown ruleset or variant name gives its one diagnostic, at line 0.
+    """
     try:
-        load_ruleset(ruleset, variants)
+        return check_sources(ruleset_sources(ruleset, variants))
     except RulesetError as exc:
         return exc.diagnostics
-    return []
 
 
-__all__ = ["BundledInfo", "bundled_rulesets", "check", "check_text", "load_from_sources", "load_ruleset", "resolve", "to_data"]
+__all__ = ["BundledInfo", "bundled_rulesets", "check", "check_sources", "check_text", "ruleset_sources", "load_from_sources", "load_ruleset", "resolve", "to_data"]

@@ -69,7 +69,11 @@ class _Build(Transformer):
         rest = items[1:] if header else items
         decls = tuple(x for x in rest if isinstance(x, A.Decl))
         edits = tuple(x for x in rest if isinstance(x, A.VariantEdit))
-        return header, decls, edits
+        languages = [x for x in rest if isinstance(x, tuple) and x and x[0] == "language"]
+        return header, decls, edits, languages
+
+    def language_decl(self, meta, version):
+        return ("language", int(version), self._span(meta))
 
     def game_header(self, meta, name, title=None):
         return ("game", str(name), _unquote(title) if title else str(name), None)
@@ -529,11 +533,17 @@ def parse_text(text: str, path: str = "<text>") -> A.SourceFile:
         unclosed = _unclosed_brace(text, path)
         raise RulesetError([unclosed] if unclosed else errors)
     _check_nesting(tree, text, path)
-    header, decls, edits = _transform(_Build(path, source=text), tree)
+    header, decls, edits, languages = _transform(_Build(path, source=text), tree)
     if header is None:
         header = ("game", "", "", None)
     kind, name, title, base = header
-    return A.SourceFile(path, kind, name, title, base, decls, edits)
+    language, language_span = (languages[0][1], languages[0][2]) if languages else (0, None)
+    if len(languages) > 1:
+        raise RulesetError([Diagnostic("error", "the file states its language version twice", path,
+                                       languages[1][2].line, languages[1][2].column,
+                                       snippet(text, languages[1][2].line, languages[1][2].column),
+                                       f"keep one `language N`; the first is at {languages[0][2]}")])
+    return A.SourceFile(path, kind, name, title, base, decls, edits, language, language_span)
 
 
 _BRACE_TOKENS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[{}]')

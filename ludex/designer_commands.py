@@ -102,6 +102,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print diagnostics as JSON for editors"),
         all_variants: bool = typer.Option(False, "--all-variants", help="also check each variant of the ruleset alone"),
         list_placeholders: bool = typer.Option(False, "--placeholders", help="also list every placeholder with file:line"),
+        fix: bool = typer.Option(False, "--fix", help="apply the hints a machine can apply, print what changed, check again"),
     ) -> None:
         """Check a ruleset (and variants): exit 0 when clean, 1 with diagnostics.
 
@@ -111,15 +112,26 @@ def register(app: typer.Typer) -> None:
         combos = [list(variant)]
         if all_variants:
             combos += [[v] for v in variant_names(ruleset)]
-        diags = []
+        if fix:
+            from ludex.fixer import apply_fixes
+
+            for line in apply_fixes([d for combo in combos for d in check(ruleset, combo)]):
+                print(line)
+        diags: list = []
+        clean = []
         for combo in combos:
             found = check(ruleset, combo)
             if any(not d.line for d in found):  # an unknown ruleset or variant name
                 fail(found[0].message, found[0].hint)
-            diags += found
-        marked = [] if diags else placeholders(load_ruleset(ruleset, variant))
+            # the base's findings come back with every variant: report each once
+            diags += [d for d in found if d not in diags]
+            clean.append(not any(d.severity == "error" for d in found))
+        errors = any(d.severity == "error" for d in diags)
+        marked = [] if errors else placeholders(load_ruleset(ruleset, variant))
         if as_json:
-            out: dict[str, Any] = {"ok": not diags, "diagnostics": [d.to_dict() for d in diags]}
+            out: dict[str, Any] = {"ok": not errors, "diagnostics": [d.to_dict() for d in diags]}
+            if all_variants:
+                out["checked"] = combos
             if marked:
                 out["placeholders"] = {"count": len(marked), "by_kind": count_by_kind(marked)}
                 if list_placeholders:
@@ -128,8 +140,9 @@ def register(app: typer.Typer) -> None:
         else:
             for d in diags:
                 print(d, file=sys.stderr)
-            if not diags:
-                print(f"{ruleset}{''.join(' +' + v for v in variant)}: ok")
+            for combo, ok in zip(combos, clean):
+                if ok:
+                    print(f"{ruleset}{''.join(' +' + v for v in combo)}: ok")
             if marked:
                 print(_placeholder_note(ruleset, marked))
                 if list_placeholders:

@@ -74,9 +74,15 @@ def test_check_json_lists_every_diagnostic_for_editors(broken, snapshot):
     assert data["ok"] is False
     assert [(d["line"], d["column"], d["severity"]) for d in data["diagnostics"]] == [(27, 21, "error"), (29, 13, "error")]
     for d in data["diagnostics"]:
-        assert set(d) == {"severity", "message", "file", "line", "column", "snippet", "hint"}
+        assert set(d) - {"fixes"} == {"severity", "message", "file", "line", "column", "snippet", "hint"}
         assert d["file"] == str(broken)
         d["file"] = "broken.ludex"
+        for f in d.get("fixes", []):
+            for e in f["edits"]:
+                e["file"] = "broken.ludex"
+    # a "did you mean" hint carries its machine-applicable fix
+    assert data["diagnostics"][1]["fixes"] == [{"title": "replace 'piles' with 'pile'", "edits": [
+        {"file": "broken.ludex", "line": 29, "column": 13, "end_line": 29, "end_column": 18, "text": "pile"}]}]
     assert data == snapshot
 
 

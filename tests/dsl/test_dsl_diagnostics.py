@@ -288,11 +288,15 @@ def test_other_in_a_game_of_more_than_two_seats_is_a_diagnostic(snapshot):
     assert diagnostics(edit("score[actor] += points(c)", "score[other(actor)] += points(c)")) == []
 
 
+LANGUAGE_2 = edit("seats 2\n\n", "seats 2\nlanguage 2\n")  # the blank line 3 takes it: line numbers hold
+
+
 def test_draws_and_places_need_an_ordered_zone(snapshot):
-    found = diagnostics(edit("zone deck: card hidden ordered", "zone deck: card hidden"))
+    # an error from language 2 on (a file that targets language 1 gets a warning: tests/dsl/test_language_versions.py)
+    found = diagnostics(edit("zone deck: card hidden ordered", "zone deck: card hidden", LANGUAGE_2))
     assert [(d.line, d.message) for d in found] == [(n, "zone 'deck' is not `ordered`, and `draw` takes from the top") for n in (20, 31)]
     assert str(found[0]) == snapshot
-    d = _one(edit("move c to pile\n", "move c to pile top\n"))
+    d = _one(edit("move c to pile\n", "move c to pile top\n", LANGUAGE_2))
     assert d.message == "zone 'pile' is not `ordered`, and a place in it (`top`, `at N`) means something"
     assert diagnostics(edit("move c to pile\n", "move c to deck top\n")) == []  # deck is ordered
     assert diagnostics(edit("move c to pile\n", "move c to pile\n  move top(pile) to deck\n")) == []  # top() picks one

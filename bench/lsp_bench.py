@@ -1,0 +1,120 @@
+"""The language server's two targets (issue 28), measured through a real client over stdio:
+
+1. latency: from a `didChange` of Weather Machine's game file (828 lines) to the diagnostics
+   published for that version (debounce included), over `--edits` single edits of three kinds
+   (a comment at the end, a number mid-file, a line inserted near the top);
+2. memory: the server's resident set size (VmRSS) every 100 edits over 1,000 edits, sent in
+   bursts of `--burst` (as typing sends them), each burst waited on for its diagnostics.
+
+Prints figures only; nothing is asserted. Run: `nice -n 10 .venv/bin/python bench/lsp_bench.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from lsprotocol import types as T
+from pygls.lsp.client import LanguageClient
+
+from dsl.loader import rulesets_root
+
+GAME = rulesets_root() / "weather_machine" / "game.ludex"
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def main(edits: int, total: int, burst: int) -> None:
+    client = LanguageClient("ludex-bench", "1")
+    published: dict[int, float] = {}
+    got = asyncio.Event()
+
+    @client.feature(T.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def _diagnostics(params: T.PublishDiagnosticsParams) -> None:
+        published[params.version or 0] = time.perf_counter()
+        got.set()
+
+    await client.start_io(sys.executable, "-c", "from ludex.cli import main; main()", "lsp")
+    pid = client._server.pid  # type: ignore[union-attr]
+    await client.initialize_async(T.InitializeParams(capabilities=T.ClientCapabilities()))
+    client.initialized(T.InitializedParams())
+    text = GAME.read_text(encoding="utf-8")
+    uri = GAME.as_uri()
+    lines = text.count("\n")
+    client.text_document_did_open(T.DidOpenTextDocumentParams(
+        text_document=T.TextDocumentItem(uri=uri, language_id="ludex", version=0, text=text)))
+    await asyncio.wait_for(got.wait(), 60)
+
+    version = 0
+
+    mid = text.split("\n").index("const bot_cost = 1 " + text.split("const bot_cost = 1 ", 1)[1].split("\n", 1)[0])
+
+    def change(i: int, kind: str = "end") -> None:
+        """An edit that keeps the file valid: `end` rewrites a comment on the last line, `mid` a
+        number in the middle (a declaration on line `mid`), `insert` adds a line near the top,
+        which moves every declaration below it (the worst case for re-using parsed pieces)."""
+        nonlocal version, lines
+        version += 1
+        if kind == "end":
+            start, end, new = (lines, 0), (lines + 1, 0), f"# edit {i}\n"
+        elif kind == "mid":
+            start, end, new = (mid, 17), (mid, 18), str(i % 9 + 1)
+        else:
+            start, end, new = (1, 0), (1, 0), f"# inserted {i}\n"
+            lines += 1
+        client.text_document_did_change(T.DidChangeTextDocumentParams(
+            text_document=T.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[T.TextDocumentContentChangePartial(
+                range=T.Range(start=T.Position(line=start[0], character=start[1]), end=T.Position(line=end[0], character=end[1])),
+                text=new)]))
+
+    async def settle() -> None:
+        while version not in published:
+            got.clear()
+            await asyncio.wait_for(got.wait(), 60)
+
+    print(f"diagnostics after one edit of weather_machine/{GAME.name} ({lines} lines), {edits} edits of each kind "
+          "(target: 150 ms):")
+    for kind in ("end", "mid", "insert"):
+        latencies = []
+        for i in range(edits):
+            sent = time.perf_counter()
+            change(i, kind)
+            await settle()
+            latencies.append((published[version] - sent) * 1000)
+        latencies.sort()
+        print(f"  {kind:6s} median {statistics.median(latencies):.0f} ms, p90 {latencies[int(0.9 * len(latencies)) - 1]:.0f} ms, "
+              f"min {latencies[0]:.0f} ms, max {latencies[-1]:.0f} ms")
+
+    print(f"server memory over {total} edits in bursts of {burst}:")
+    start_rss = _rss_mb(pid)
+    print(f"  after    0 edits: {start_rss:.1f} MB")
+    for i in range(total):
+        change(edits + i, ("end", "mid")[i % 2])
+        if (i + 1) % burst == 0:
+            await settle()
+        if (i + 1) % 100 == 0:
+            print(f"  after {i + 1:4d} edits: {_rss_mb(pid):.1f} MB")
+    end_rss = _rss_mb(pid)
+    print(f"  growth: {end_rss - start_rss:+.1f} MB ({(end_rss / start_rss - 1) * 100:+.1f}%)")
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--edits", type=int, default=30, help="single edits timed for latency")
+    ap.add_argument("--total", type=int, default=1000, help="edits for the memory run")
+    ap.add_argument("--burst", type=int, default=10, help="edits sent before waiting for diagnostics")
+    args = ap.parse_args()
+    asyncio.run(main(args.edits, args.total, args.burst))

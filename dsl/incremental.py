@@ -1,0 +1,76 @@
+"""Parsing a file that is being edited, one top-level declaration at a time, so an edit re-parses
+only the declarations it touched (the language server's diagnostics, `ludex/lsp`).
+
+The file is cut where a line begins with a declaration keyword at its first column (the cut the
+parser's error recovery already uses, `dsl.parser._DECL_START`); each piece is parsed by the one
+grammar, with its own line number kept by blank lines in front, and cached by (file, first line,
+text). When a piece does not parse on its own (a cut in the wrong place, or a real error), the
+whole file is parsed as `parse_text` would, so the result and its diagnostics are always the
+whole-file parse's. The anchor: rust-analyzer and tree-sitter re-parse only what an edit touched.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+import attrs
+
+from dsl import ast as A
+from dsl.diagnostics import RulesetError
+from dsl.parser import _DECL_START, parse_text
+
+_LANGUAGE = re.compile(r"^language\b")
+
+
+def _pieces(text: str) -> list[tuple[int, str]]:
+    """(0-based first line, text) of each top-level piece of `text`."""
+    lines = text.split("\n")
+    cuts = [i for i, ln in enumerate(lines) if i == 0 or _DECL_START.match(ln) or _LANGUAGE.match(ln)]
+    cuts.append(len(lines))
+    return [(a, "\n".join(lines[a:b])) for a, b in zip(cuts, cuts[1:])]
+
+
+@functools.lru_cache(maxsize=1024)  # bounded: a long editing session's memory stays flat
+def _parsed(path: str, text: str) -> A.SourceFile:
+    return parse_text(text, path)
+
+
+@functools.lru_cache(maxsize=1024)
+def _piece(path: str, first: int, text: str) -> A.SourceFile:
+    # a piece moved by lines inserted above it is not parsed again: its spans are moved
+    return _shift(_parsed(path, text), first) if first else _parsed(path, text)
+
+
+def _shift(obj: Any, lines: int) -> Any:
+    """`obj` (a syntax tree) with every span `lines` further down."""
+    if isinstance(obj, A.Span):
+        return A.Span(obj.file, obj.line + lines, obj.column)
+    if isinstance(obj, tuple):
+        return tuple(_shift(x, lines) for x in obj)
+    if attrs.has(type(obj)):
+        return attrs.evolve(obj, **{f.alias or f.name: _shift(getattr(obj, f.name), lines)
+                                    for f in attrs.fields(type(obj)) if f.init})
+    return obj
+
+
+def parse_incremental(text: str, path: str = "<text>") -> A.SourceFile:
+    """What `parse_text(text, path)` returns, re-using the pieces parsed before.
+
+    Raises `RulesetError` exactly as `parse_text` does.
+    """
+    try:
+        parts = [_piece(path, first, piece) for first, piece in _pieces(text)]
+    except RulesetError:
+        return parse_text(text, path)
+    stated = [i for i, p in enumerate(parts) if p.name or p.header == "variant"]
+    # one header, before any declaration, and one `language`: anything else is the whole parse's to report
+    if len(stated) > 1 or (stated and any(p.decls or p.edits for p in parts[:stated[0]])) \
+            or sum(bool(p.language) for p in parts) > 1:
+        return parse_text(text, path)
+    head = parts[stated[0]] if stated else parts[0]
+    language = next((p for p in parts if p.language), None)
+    return A.SourceFile(path, head.header, head.name, head.title, head.extends,
+                        tuple(d for p in parts for d in p.decls), tuple(e for p in parts for e in p.edits),
+                        language.language if language else 0, language.language_span if language else None)
