@@ -45,7 +45,9 @@ def move_signatures(rs: Ruleset) -> dict[str, tuple[tuple[str, str], ...]]:
         scope: dict[str, str] = {}
         params = []
         for binder in move.params:
-            scope[binder.name] = elem(checker.expr(binder.domain, scope))
+            one = elem(checker.expr(binder.domain, scope))
+            # `NAME in COUNT of DOMAIN` picks several elements at once: a list of them
+            scope[binder.name] = f"list:{one}" if binder.count is not None else one
             params.append((binder.name, scope[binder.name]))
         out[move.name] = tuple(params)
     return out

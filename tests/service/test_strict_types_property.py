@@ -27,7 +27,7 @@ from dsl.parser import parse_text
 # (ruleset, variant or None, move, argument) -> the JSON type the rules declare for it:
 # components, entities and enum values travel by name ("string"), seats and ints as "integer",
 # Balloon Cup's `trade` (map<colour, int>) as an object of integers.
-S, N, MAP_OF_INT = "string", "integer", "object-of-integer"
+S, N, B, MAP_OF_INT = "string", "integer", "boolean", "object-of-integer"
 ARGUMENTS: dict[tuple[str, str | None, str, str], str] = {
     ("balloon_cup", None, "place", "card"): S, ("balloon_cup", None, "place", "t"): S,
     ("balloon_cup", None, "place", "s"): N, ("balloon_cup", None, "exchange", "n"): N,
@@ -46,12 +46,13 @@ ARGUMENTS: dict[tuple[str, str | None, str, str], str] = {
     ("hanabi", None, "discard", "k"): S, ("hanabi", None, "play", "k"): S,
     **{("weather_machine", None, move, arg): kind for move, arg, kind in [
         ("place_award", "w", S), ("place_award", "c", S), ("use_subsidy", "t", S), ("use_subsidy", "b", S),
-        ("set_goal", "g", S), ("get_funding", "g", S), ("get_funding", "pick", N), ("go", "l", S), ("go", "i", N),
+        ("set_goal", "g", S), ("get_funding", "g", S), ("get_funding", "via", S), ("get_funding", "pick", N),
+        ("go", "l", S), ("go", "i", N),
         ("go_supplier", "i", N), ("go_supplier", "pick", S), ("gain_action_value", "p", N),
         ("take_chemical", "k", S), ("return_chemical", "k", S), ("extend_workshop", "t", S),
         ("sell_part", "w", S), ("secure_subsidy", "t", S), ("secure_subsidy", "w", S),
-        ("run_experiment", "w", S), ("publish", "w", S), ("research", "w", S), ("major_research", "w", S),
-        ("exchange_chemical", "c", S), ("exchange_chemical", "k", S), ("exchange_part", "p", S),
+        ("run_experiment", "w", S), ("run_experiment", "c", S), ("publish", "w", S), ("publish", "unlock", B),
+        ("research", "w", S), ("research", "c", S), ("major_research", "w", S), ("exchange_part", "p", S),
         ("exchange_part", "c", S)]},
     ("weather_machine", "solo", "keep_report", "keep"): S, ("weather_machine", "solo", "keep_report", "back"): S,
     **{("weather_machine", "solo", f"sab_{w}", "w"): S for w in ("government", "lab", "rnd")},
@@ -63,6 +64,7 @@ EACH_TYPE = {"null": None, "boolean": True, "boolean-false": False, "integer": 1
 WRONG = {
     S: [k for k in EACH_TYPE if k != "string"],
     N: [k for k in EACH_TYPE if k != "integer"],
+    B: [k for k in EACH_TYPE if k not in ("boolean", "boolean-false")],
     MAP_OF_INT: [k for k in EACH_TYPE if k != "object"],
 }
 
@@ -162,18 +164,21 @@ def test_a_value_of_each_wrong_json_type_is_refused_on_both_faces(server, http, 
 # Wrong values by construction: for a name anything but a string, for a number anything but an
 # integer (integral fractions such as 2.0 included), for a map of integers anything but an object
 # or an object holding a non-integer.
+_int64 = st.integers(-(2**63), 2**63 - 1)  # what a gRPC Value's number can carry
 _scalars = st.none() | st.booleans() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
-_json = st.recursive(_scalars | st.integers(), lambda inner: st.lists(inner, max_size=3)
+_json = st.recursive(_scalars | _int64, lambda inner: st.lists(inner, max_size=3)
                      | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=6)
-_not_a_string = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) \
+_not_a_string = st.none() | st.booleans() | _int64 | st.floats(allow_nan=False, allow_infinity=False) \
     | st.lists(_json, max_size=3) | st.dictionaries(st.text(max_size=4), _json, max_size=3)
 _not_an_integer = _scalars | st.integers(-5, 5).map(float) | st.lists(_json, max_size=3) \
     | st.dictionaries(st.text(max_size=4), _json, max_size=3)
 _colour = st.sampled_from(["red", "blue", "green", "yellow", "grey"])
-_not_a_map_of_ints = (_scalars | st.integers() | st.lists(_json, max_size=3)) | st.builds(
+_not_a_map_of_ints = (_scalars | _int64 | st.lists(_json, max_size=3)) | st.builds(
     lambda ok, bad_key, bad: {**ok, bad_key: bad},
     st.dictionaries(_colour, st.integers(0, 5), max_size=2), _colour, _not_an_integer)
-WRONG_VALUES = {S: _not_a_string, N: _not_an_integer, MAP_OF_INT: _not_a_map_of_ints}
+_not_a_bool = st.none() | _int64 | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8) \
+    | st.lists(_json, max_size=3) | st.dictionaries(st.text(max_size=4), _json, max_size=3)
+WRONG_VALUES = {S: _not_a_string, N: _not_an_integer, B: _not_a_bool, MAP_OF_INT: _not_a_map_of_ints}
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None,
