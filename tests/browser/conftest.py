@@ -1,6 +1,6 @@
 """Fixtures for browser tests: Debian's Chromium driven by Playwright, and a live HTTP face.
 
-`browser` is one headless Chromium per test process (`make test` installs /usr/bin/chromium;
+`browser` is one headless Chromium per test module (`make test` installs /usr/bin/chromium;
 Playwright's own browser download is not used). `page` is a fresh context and tab per test,
 with every request to a host other than 127.0.0.1 aborted and recorded in
 `page.external_requests`, so a test can assert that a page needs no outside network.
@@ -30,9 +30,12 @@ CHROMIUM_ARGS = [
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """A launched headless Chromium (playwright.sync_api.Browser)."""
+    """A launched headless Chromium (playwright.sync_api.Browser), one per test module: Playwright's
+    sync API keeps an event loop running in the main thread while it is open, and a later module
+    of the same worker (an asyncio test: the language server's, the client's) needs that thread's
+    loop stopped."""
     import os
 
     if not os.access(CHROMIUM, os.X_OK):
