@@ -288,6 +288,12 @@ def test_other_in_a_game_of_more_than_two_seats_is_a_diagnostic(snapshot):
     assert diagnostics(edit("score[actor] += points(c)", "score[other(actor)] += points(c)")) == []
 
 
+@pytest.mark.parametrize("seats", ["seats 3", "seats 2..3"])
+def test_other_in_a_game_of_three_seats_is_a_diagnostic(seats):
+    d = _one(edit("seats 2", seats, edit("score[actor] += points(c)", "score[other(actor)] += points(c)")))
+    assert d.message == "`other(s)` needs a game of exactly two seats, but this one may have 3"
+
+
 def test_draws_and_places_need_an_ordered_zone(snapshot):
     found = diagnostics(edit("zone deck: card hidden ordered", "zone deck: card hidden"))
     assert [(d.line, d.message) for d in found] == [(n, "zone 'deck' is not `ordered`, and `draw` takes from the top") for n in (20, 31)]
