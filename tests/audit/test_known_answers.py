@@ -25,7 +25,16 @@ from service_harness import play_service
 from api.app import GameService, Rules, audit_log
 from api.app.receipts import KeyRing, ReceiptError, check_signature, trusted_keys
 from api.store import EventStore
-from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, jcs, record_hash
+from api.store.chain import (
+    LEGACY_LOG_FORMAT,
+    LOG_FORMAT,
+    UnknownLogFormat,
+    event_hash,
+    first_broken_link,
+    jcs,
+    log_format_of,
+    record_hash,
+)
 
 ZERO = "0" * 64
 
@@ -70,6 +79,54 @@ def test_a_chain_of_known_records_verifies_and_a_changed_kind_breaks_it():
     assert first_broken_link([first, second]) is None
     assert first_broken_link([dict(first, kind="chance"), second]) == (1, "event 1: hash mismatch (the event was edited)")
     assert first_broken_link([first, dict(second, body={"n": 2})]) == (2, "event 2: hash mismatch (the event was edited)")
+
+
+def test_a_legacy_chain_is_checked_in_the_format_its_header_states():
+    # sha256sum of {"body":{"seat":1,"word":"café"},...,"version":1} and, in the legacy form,
+    # {"body":{"n":1.0},"game_id":"g-1","kind":"chance","prev_hash":"dc2c...3c7e","version":2}
+    first = dict(MOVE, version=1, hash="dc2cae5f52bb783c00f6b66f365aa7bc894c6cee7689dc2896b263206b9e3c7e")
+    second = dict(CHANCE, version=2, prev_hash=first["hash"],
+                  hash="65b65f34cd4d9002d7872fcc9c46c4b58023b0d81f1e4c38b5ea9ab96ed744a8")
+    assert first_broken_link([first, second], LEGACY_LOG_FORMAT) is None
+    assert first_broken_link([first, second]) == (2, "event 2: hash mismatch (the event was edited)")
+    assert event_hash("g-1", 2, "chance", {"n": 1.0}, first["hash"], LEGACY_LOG_FORMAT) == second["hash"]
+    assert event_hash("g-1", 3, "chance", {"n": 1.0}, MOVE_HASH) == CHANCE_HASH[LOG_FORMAT]
+
+
+def test_the_format_a_log_states():
+    assert log_format_of([]) == LOG_FORMAT
+    assert log_format_of([{"body": {"format": LEGACY_LOG_FORMAT}}, {"body": {"format": "x"}}]) == LEGACY_LOG_FORMAT
+    assert log_format_of([{"body": {"format": 1}}]) == LOG_FORMAT
+    assert log_format_of([{"body": "text"}]) == LOG_FORMAT
+    assert log_format_of(["text"]) == LOG_FORMAT
+    assert log_format_of(iter([{"body": {"format": "ludex-log/9"}}])) == "ludex-log/9"
+    with pytest.raises(UnknownLogFormat) as info:
+        record_hash(MOVE, "ludex-log/9")
+    assert str(info.value) == "unknown log format 'ludex-log/9' (this Ludex reads ludex-log/1, ludex-log/2)"
+
+
+def test_each_broken_link_is_named():
+    first = dict(MOVE, version=1, hash="dc2cae5f52bb783c00f6b66f365aa7bc894c6cee7689dc2896b263206b9e3c7e")
+    second = dict(CHANCE, version=2, prev_hash=first["hash"],
+                  hash="f0c422ec9ff471d504b58b0067a6d59ebc2fbff90f2b7ebc239af5a56f673942")
+    cases = [
+        ([{k: v for k, v in first.items() if k != "kind"}], (1, "event 1: malformed log entry (missing 'kind')")),
+        ([first, {k: v for k, v in second.items() if k != "prev_hash"}],
+         (2, "event 2: malformed log entry (missing 'prev_hash')")),
+        (["text"], (1, "event 1: malformed log entry (missing string indices must be integers, not 'str')")),
+        ([first, dict(second, game_id="g-2")], (2, "event 2: belongs to game 'g-2', not 'g-1'")),
+        ([dict(first, version=True)], (1, "event True: expected version 1 (events missing or reordered)")),
+        ([dict(first, version=2)], (1, "event 2: expected version 1 (events missing or reordered)")),
+        ([second], (1, "event 2: expected version 1 (events missing or reordered)")),
+        ([first, dict(second, prev_hash=ZERO)], (2, "event 2: prev_hash does not match the hash of event 1")),
+        ([dict(first, prev_hash=MOVE_HASH)], (1, "event 1: prev_hash does not match the hash of event 0")),
+        ([dict(first, body={"x": float("nan")})], (1, "event 1: not canonical JSON (nan is not representable in JCS)")),
+    ]
+    for entries, expected in cases:
+        got = first_broken_link(entries)
+        assert got == expected
+    assert first_broken_link([first], "ludex-log/9") == (
+        1, "event 1: unknown log format 'ludex-log/9' (this Ludex reads ludex-log/1, ludex-log/2)")
 
 
 # ---- RFC 8785 ----

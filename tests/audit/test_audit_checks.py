@@ -1,0 +1,219 @@
+"""Each audit check of `api/app/log.py` on one short finished game: what a referee reads when it
+passes, and the check, event and message when an edit (with the hash chain recomputed, as a
+forger would) breaks it. Also the replay a viewer steps through, and the log's helpers."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from audit_helpers import new_service, play_to_end
+from tamper import rehash
+
+from api.app import Rules, audit_log, replay_view
+from api.app.log import LogError, header_of, revealed_seed, runtime_events, version_of_runtime_index
+from api.app.receipts import KeyRing
+from api.store import LOG_FORMAT
+
+RULES = Rules()
+# The game of seed "audit-checks": the header, the deal (chance), four moves (three misplays
+# burn the fuses) and the seed reveal.
+KINDS = ["header", "chance", "move", "move", "move", "move", "reveal"]
+OUTCOME = {"kind": "team", "reason": "the third fuse burnt", "scores": {"team": 0}, "winners": [0, 1]}
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    """`(log, export header, receipts the players kept)` of a finished two-seat Hanabi game."""
+    service, store = new_service(tmp_path_factory.mktemp("checks"))
+    played = play_to_end(service, "hanabi", "audit-checks", random.Random(5), seats=2)
+    out = (service.export(played["game_id"]), service.export_header(played["game_id"]), played["last"]["receipt"])
+    store.dispose()
+    return out
+
+
+def _failure(entries, **kw):
+    report = audit_log(RULES, entries, **kw)
+    assert not report.ok and not report.verified and report.outcome is None
+    assert report.checks[-1].status == "failed" and report.checks[-1].name == report.failure.check
+    return report.failure.check, report.failure.version, report.failure.message
+
+
+def _renumbered(entries, _=None):
+    for version, e in enumerate(entries, start=1):
+        e["version"] = version
+
+
+def _edited(log, edit):
+    entries = copy.deepcopy(log)
+    edit(entries)
+    return rehash(entries, LOG_FORMAT)
+
+
+def test_a_finished_game_passes_every_check(game):
+    log, export, kept = game
+    assert [e["kind"] for e in log] == KINDS
+    report = audit_log(RULES, log, export=export, receipts=[kept])
+    assert (report.ok, report.verified, report.finished, report.events, report.failure) == (True, True, True, 7, None)
+    assert report.passed == ("format", "schema", "hash_chain", "export_receipt", "receipt", "ruleset", "header",
+                             "seed_commitment", "moves_legal", "chance_outcomes", "outcome")
+    assert report.skipped == () and report.outcome == OUTCOME and report.game_id == log[0]["game_id"]
+    details = {c.name: c.detail for c in report.checks}
+    assert details["format"] == "ludex-log/2 (hashes of whole records in RFC 8785 canonical JSON)"
+    assert details["schema"] == "7 records: exact fields, JSON types, integers only"
+    assert details["hash_chain"] == f"events 1-7 linked, head {log[-1]['hash'][:16]}..."
+    assert details["export_receipt"].startswith("event 7 is the head signed by key ")
+    assert details["export_receipt"].endswith("... (published in the export header)")
+    assert details["receipt"].startswith("event 7 has the head a receipt signed by key ")
+    assert details["header"] == "hanabi, 2 seats, variants none"
+    assert details["moves_legal"] == "4 moves legal, every event the one the rules produce"
+    assert details["chance_outcomes"] == "1 chance outcomes drawn by the revealed seed"
+    assert details["outcome"] == "the announced outcome is the rules' (team)"
+    as_json = report.to_dict()
+    assert as_json["verified"] is True and as_json["passed"][0] == "format" and as_json["failure"] is None
+
+
+def test_an_unfinished_game_passes_what_it_can_and_skips_the_rest(game):
+    log, _, _ = game
+    report = audit_log(RULES, log[:5])
+    assert (report.ok, report.verified, report.finished) == (True, False, False)
+    assert report.skipped == ("export_receipt", "seed_commitment", "chance_outcomes", "outcome")
+    details = {c.name: c.detail for c in report.checks}
+    assert details["export_receipt"] == "no export header: nothing outside the log vouches for its last event"
+    assert details["seed_commitment"] == "the seed is not revealed (unfinished game)"
+    assert details["moves_legal"] == "3 moves legal, every event the one the rules produce"
+    assert report.outcome is None
+
+
+def test_a_sealed_export_receipt_of_a_running_game_is_skipped_until_the_reveal(tmp_path):
+    service, store = new_service(tmp_path)
+    played = play_to_end(service, "hanabi", "audit-checks", random.Random(5), seats=2, moves=2)
+    log, export = service.export(played["game_id"]), service.export_header(played["game_id"])
+    store.dispose()
+    report = audit_log(RULES, log, export=export, receipts=[played["last"]["receipt"]])
+    assert report.ok and [(c.name, c.status) for c in report.checks if c.name.endswith("receipt")] == [
+        ("export_receipt", "skipped"), ("receipt", "skipped")]
+    assert all(c.detail == "signature verified; event 4: the receipt is sealed and the seed is not revealed "
+                           "(unfinished game)" for c in report.checks if c.name.endswith("receipt"))
+
+
+@pytest.mark.parametrize("edit,expected", [
+    (lambda es: es.clear(), ("log", None, "the log is empty")),
+    (lambda es: es[0].update(kind="move"), ("format", 1, None)),
+    (lambda es: es[0]["body"].update(format="ludex-log/9"), ("format", 1, None)),
+    (lambda es: es[2]["body"].update(extra=1), ("schema", 3, None)),
+    (lambda es: _renumbered(es, es.insert(3, es.pop())), ("schema", 4, "event 4: events follow the seed reveal")),
+    (lambda es: es[0]["body"].update(ruleset="other"),
+     ("header", 1, "event 1: the header names ruleset 'other' but its pinned text is 'hanabi'")),
+    (lambda es: es[0]["body"].update(seats=9), ("header", 1, "event 1: hanabi is played by 2 to 5 seats, not 9")),
+    (lambda es: es[0]["body"].update(options={"nope": 1}), ("header", 1, "event 1: hanabi has no option 'nope'")),
+    (lambda es: es[0]["body"].update(content_hash="0" * 64), ("ruleset", 1, None)),
+    (lambda es: es[-1]["body"].update(seed="other"),
+     ("seed", 7, "event 7: revealed seed does not match the commitment in event 1")),
+    (lambda es: es.pop(), ("seed", 6, "event 6: the game is over but its seed was never revealed")),
+    (lambda es: es[-1]["body"].update(outcome={**OUTCOME, "reason": "x"}), ("outcome", 7, None)),
+    (lambda es: es[2]["body"].update(seat=1), ("move_legal", 3, None)),
+    (lambda es: es[2]["body"].update(rule="move other"), ("events_match_rules", 3, None)),
+])
+def test_each_broken_check_names_its_event(game, edit, expected):
+    log, _, _ = game
+    check, version, message = _failure(_edited(log, edit))
+    assert (check, version) == expected[:2]
+    if expected[2] is not None:
+        assert message == expected[2]
+    elif version is not None:
+        assert message.startswith(f"event {version}: "), message
+
+
+def test_an_announced_outcome_that_differs_is_quoted(game):
+    log, _, _ = game
+    _, _, message = _failure(_edited(log, lambda es: es[-1]["body"].update(outcome={**OUTCOME, "reason": "x"})))
+    assert message == ('event 7: announced outcome {"kind": "team", "reason": "x", "scores": {"team": 0}, '
+                       '"winners": [0, 1]} differs from the rules\' {"kind": "team", "winners": [0, 1], '
+                       '"scores": {"team": 0}, "reason": "the third fuse burnt"}')
+
+
+def test_a_seed_revealed_before_the_game_is_over_fails(game):
+    log, _, _ = game
+    early = rehash([*copy.deepcopy(log[:5]), dict(copy.deepcopy(log[-1]), version=6)], LOG_FORMAT)
+    assert _failure(early) == ("outcome", 6, "event 6: seed revealed but the game is not over")
+
+
+def test_an_edit_without_the_chain_recomputed_breaks_the_chain(game):
+    log, _, _ = game
+    entries = copy.deepcopy(log)
+    entries[3]["body"]["seat"] = 0
+    assert _failure(entries) == ("hash_chain", 4, "event 4: hash mismatch (the event was edited)")
+
+
+def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
+    log, export, kept = game
+    other = KeyRing.ephemeral().public_keys()[0]["public_key"]
+    check, version, message = _failure(log, export=export, pinned_keys=[other])
+    assert (check, version) == ("export_receipt", 7) and message.endswith("which is not among the trusted keys")
+    check, version, message = _failure(log, export=export, pinned_keys=["not a key"])
+    assert (check, version) == ("export_receipt", None)
+    assert message.startswith("the keys cannot be read: not an Ed25519 public key")
+    for header in ({**export, "extra": 1}, {**export, "export": "ludex-export/0"}, {**export, "game_id": "g"}):
+        assert _failure(log, export=header) == (
+            "export_receipt", 7, f"the export header is not a ludex-export/1 header of game {log[0]['game_id']!r}")
+    assert _failure(log, export={**export, "receipt": "text"})[:2] == ("export_receipt", 7)
+    check, version, message = _failure(log[:6], receipts=[kept], pinned_keys=[export["keys"][0]["public_key"]])
+    assert (check, version) == ("receipt", 6) and message == "the receipt is for event 7 but the log has 6 events (cut short)"
+    assert _failure(log, receipts=[{**kept, "head": "0" * 64}], pinned_keys=[export["keys"][0]["public_key"]])[:2] == (
+        "receipt", 7)
+    assert _failure(log, receipts=["text"])[:2] == ("receipt", None)
+    report = audit_log(RULES, log, receipts=[kept], pinned_keys=[export["keys"][0]["public_key"]])
+    assert report.ok and report.skipped == ("export_receipt",)
+    assert report.checks[4].name == "receipt" and report.checks[4].detail.endswith("... (pinned with --key)")
+
+
+def test_a_log_no_check_anticipated_is_still_a_failed_audit(game):
+    log, _, _ = game
+    report = audit_log(None, log)  # type: ignore[arg-type]  # rules that cannot compile anything
+    assert (report.ok, report.game_id, report.events, report.passed) == (False, log[0]["game_id"], 7, ())
+    assert report.failure.check == "log" and report.failure.message.startswith("the log cannot be read: AttributeError: ")
+    report = audit_log(RULES, [7])  # type: ignore[list-item]
+    assert not report.ok and report.game_id is None
+
+
+def test_the_log_helpers(game):
+    log, _, _ = game
+    assert header_of(log)["ruleset"] == "hanabi"
+    for bad, message in (([], "the log does not start with a header event"), (log[1:], "the log does not start"),
+                         ([dict(log[0], body={"ruleset": "hanabi"})], "the header event lacks required fields")):
+        with pytest.raises(LogError) as info:
+            header_of(bad)
+        assert str(info.value).startswith(message) and info.value.version == 1
+    assert [b.get("kind") for b in runtime_events(log)] == ["chance", "move", "move", "move", "move"]
+    assert [version_of_runtime_index(log, i) for i in (0, 1, 4, 5)] == [2, 3, 6, None]
+    assert revealed_seed(log) == "audit-checks" and revealed_seed(log[:6]) is None
+
+
+def test_replay_steps_through_the_log(game):
+    log, _, _ = game
+    last = replay_view(RULES, log, None, None)
+    assert (last["at"], last["state_after"], last["terminal"], last["outcome"], last["legal_moves"]) == (
+        7, 7, True, OUTCOME, [])
+    assert last["decision"] == {"step": last["decision"]["step"], "seats": [], "terminal": True}
+    middle = replay_view(RULES, log, 4, 0)
+    assert middle["at"] == 4 and not middle["terminal"] and middle["seat"] == 0
+    seat = middle["decision"]["seats"][0]
+    as_seat = replay_view(RULES, log, 4, seat)
+    referee = replay_view(RULES, log, 4, "all")
+    assert as_seat["legal_moves"] and [dict(m, seat=seat) for m in as_seat["legal_moves"]] == referee["legal_moves"]
+    assert replay_view(RULES, log, 4, 1 - seat)["legal_moves"] == []
+    start = replay_view(RULES, log, 1, None)
+    assert start["at"] == 1 and start["decision"] is None
+    for at in (0, 8):
+        with pytest.raises(LogError) as info:
+            replay_view(RULES, log, at, None)
+        assert str(info.value) == f"at must be between 1 and 7, got {at}"
+    broken = _edited(log, lambda es: es[3]["body"].update(seat=1 - es[3]["body"]["seat"]))
+    with pytest.raises(LogError) as info:
+        replay_view(RULES, broken, 7, None)
+    assert info.value.version == 4 and str(info.value).startswith("the log does not replay at event 4: ")
+    with pytest.raises(LogError) as info:
+        replay_view(RULES, _edited(log, lambda es: es[0]["body"].update(content_hash="0" * 64)), 7, None)
+    assert info.value.version == 1
