@@ -5,7 +5,7 @@ mutmut reads its settings from `pyproject.toml` in the folder it runs in and cop
 into `mutants/` there. So that each module gets its own narrow test selection, every module runs
 in a scratch folder `build/mutation/<name>/` holding links to the project's folders and a
 `pyproject.toml` with that module's `[tool.mutmut]` section. mutmut keeps its results there, so
-a second run only retests what changed.
+a second run only tests new mutants and the survivors of the last run.
 
     python -m mutation.run                # every module
     python -m mutation.run chain views    # some of them
@@ -106,9 +106,13 @@ def main(argv: list[str] | None = None) -> int:
         module = modules[name]
         work = prepare(name, module)
         if not args.list:
-            run = [*_mutmut(), "run", "--max-children", os.environ.get("MUTATION_JOBS", "1"),
-                   *module.get("functions", [])]
-            subprocess.run(run, cwd=work, check=False)
+            run = [*_mutmut(), "run", "--max-children", os.environ.get("MUTATION_JOBS", "1")]
+            subprocess.run([*run, *module.get("functions", [])], cwd=work, check=False)
+            # mutmut keeps a verdict until the mutated function changes: a survivor of an earlier
+            # run is tested again, by name, against the tests as they are now
+            _, _, survivors = score(results(work, module))
+            if survivors:
+                subprocess.run([*run, *survivors], cwd=work, check=False)
         found = results(work, module)
         killed, tested, survivors = score(found)
         pct = 100.0 * killed / tested if tested else 0.0
