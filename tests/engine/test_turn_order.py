@@ -37,3 +37,59 @@ def test_the_turn_passes_to_the_seat_after_its_owner_not_after_the_answerer(endi
     g.apply(1, g.legal_moves(1)[0])
     g.apply(2, g.legal_moves(2)[0])
     assert g.decision().seats == (2,)  # seat 1's turn ends: seat 2 asks next
+
+
+# Every flow of docs/language.md 5.11 and "then" of a step, on a 3-seat game: which step comes
+# next and who decides there.
+FLOWS = """
+game flows
+seats 3
+var last: int = 0
+step one then goto two
+step two then goto three by next(actor)
+step three
+step four then end turn
+move a() during one "to two, same seat" { last = 1 }
+move b() during two "to three, the next seat decides" { last = 2 }
+move c(n in 1..4) during three "each n picks a flow" {
+  if n == 1 { goto four }
+  if n == 2 { goto one by 0 }
+  if n == 3 { turn 2 }
+  if n == 4 { end turn }
+}
+move d() during four "ends the turn (the step's then)" { }
+"""
+
+
+def _flows() -> Game:
+    return Game.new(load_from_sources((("flows.ludex", FLOWS),)), 3, seed=1)
+
+
+def _at(g: Game) -> tuple[str, tuple[int, ...], int]:
+    d = g.decision()
+    return d.step, d.seats, g.view()["current"]
+
+
+def _play(g: Game, n: int | None = None) -> None:
+    seat = g.decision().seats[0]
+    moves = g.legal_moves(seat)
+    g.apply(seat, moves[0] if n is None else next(m for m in moves if m.args.get("n") == n))
+
+
+@pytest.mark.parametrize("n,expected", [
+    (1, [("four", (1,), 0), ("one", (1,), 1)]),  # goto: the same seat (1) goes on; end turn: after current 0
+    (2, [("one", (0,), 0), ("two", (0,), 0)]),   # goto by 0: seat 0 decides, still seat 0's turn
+    (3, [("one", (2,), 2), ("two", (2,), 2)]),   # turn 2: seat 2's turn, at the first step
+    (4, [("one", (1,), 1), ("two", (1,), 1)]),   # end turn: the seat after current 0
+])
+def test_each_flow_sends_the_game_where_the_reference_says(n, expected):
+    g = _flows()
+    assert _at(g) == ("one", (0,), 0)
+    _play(g)
+    assert _at(g) == ("two", (0,), 0)  # then goto two
+    _play(g)
+    assert _at(g) == ("three", (1,), 0)  # then goto three by next(actor)
+    _play(g, n)
+    assert _at(g) == expected[0]
+    _play(g)
+    assert _at(g) == expected[1]
