@@ -93,3 +93,29 @@ def test_each_flow_sends_the_game_where_the_reference_says(n, expected):
     assert _at(g) == expected[0]
     _play(g)
     assert _at(g) == expected[1]
+
+
+# A function of the turn alone (no variable changes with the move): its value must follow the
+# turn, so a move it allows for one seat is not offered to the next (the rules' functions are
+# remembered per state version, and a turn change is a change of state).
+WHOSE = """
+game whose
+seats 2
+fn turn_of() -> int = current
+fn starters_turn() -> bool = turn_of() == 0
+step play then end turn
+move lead() during play require starters_turn() else "only the starting seat leads" { }
+move follow() during play otherwise "the others follow" { }
+var handed: int = 0
+trigger handover when current == 1 and handed == 0 "the second seat's first turn is noted" { handed = 1 }
+"""
+
+
+def test_a_rule_that_reads_the_turn_sees_the_new_turn():
+    g = Game.new(load_from_sources((("whose.ludex", WHOSE),)), 2, seed=1)
+    for seat, move in [(0, "lead"), (1, "follow"), (0, "lead"), (1, "follow")]:
+        assert g.decision().seats == (seat,)
+        assert [m.name for m in g.legal_moves(seat)] == [move]
+        g.apply(seat, g.legal_moves(seat)[0])
+        # triggers are checked after each move: the turn change is seen once seat 1 has moved
+        assert g.view()["vars"]["handed"] == (0 if len(g.events) == 1 else 1)
