@@ -111,21 +111,27 @@ def _ring_folder(tmp_path, *pems: tuple[str, str, int]):
     return folder
 
 
+# RFC 8032 TEST 2's secret as a PKCS#8 PEM, and its key id (sha256sum of its raw public key).
+TEST2_PEM = ("-----BEGIN PRIVATE KEY-----\n"
+             "MC4CAQAwBQYDK2VwBCIEIEzNCJso/5banbbDRuwRTg9bijGfNaumJNqM9u1PuKb7\n"
+             "-----END PRIVATE KEY-----\n")
+TEST2_KEY_ID = "39f713d0a644253f04529421b9f51b9b08979d08295959c4f3990ee617f5139f"
+
+
 def test_a_key_ring_signs_with_its_newest_key_when_none_is_named_current(tmp_path):
-    fresh = KeyRing(tmp_path / "other")  # a ring of its own key, to take a second PEM from
-    other_id = fresh.current
-    other_pem = (tmp_path / "other" / f"{other_id}.pem").read_text()
-    folder = _ring_folder(tmp_path, (TEST1_KEY_ID, TEST1_PEM, 1_000_000_000), (other_id, other_pem, 2_000_000_000))
+    # TEST 1's key is the newer one, though its id sorts first: order is by time, not by id
+    folder = _ring_folder(tmp_path, (TEST1_KEY_ID, TEST1_PEM, 2_000_000_000), (TEST2_KEY_ID, TEST2_PEM, 1_000_000_000))
     ring = KeyRing(folder)
-    assert ring.current == other_id
+    assert ring.current == TEST1_KEY_ID
     keys = ring.public_keys()
     assert [(k["key_id"], k["current"], k["algorithm"]) for k in keys] == [
-        (other_id, True, "Ed25519"), (TEST1_KEY_ID, False, "Ed25519")]  # newest first
-    assert keys[1]["created_at"] == dt.datetime.fromtimestamp(1_000_000_000, dt.timezone.utc).isoformat()
-    (folder / "current").write_text(TEST1_KEY_ID + "\n")
-    assert KeyRing(folder).current == TEST1_KEY_ID
+        (TEST1_KEY_ID, True, "Ed25519"), (TEST2_KEY_ID, False, "Ed25519")]  # newest first
+    assert [k["created_at"] for k in keys] == [
+        dt.datetime.fromtimestamp(t, dt.timezone.utc).isoformat() for t in (2_000_000_000, 1_000_000_000)]
+    (folder / "current").write_text(TEST2_KEY_ID + "\n")
+    assert KeyRing(folder).current == TEST2_KEY_ID
     (folder / "current").write_text("f" * 64 + "\n")  # names no key: the newest signs
-    assert KeyRing(folder).current == other_id
+    assert KeyRing(folder).current == TEST1_KEY_ID
 
 
 def test_a_rotated_key_is_written_private_and_named_current(tmp_path):
@@ -138,6 +144,32 @@ def test_a_rotated_key_is_written_private_and_named_current(tmp_path):
     assert ring.sign("g-1", 2, MOVE_HASH, sealed=False)["key_id"] == new
     again = KeyRing(folder)
     assert again.current == new and {k["key_id"] for k in again.public_keys()} == {new, TEST1_KEY_ID}
+    created = {k["key_id"]: k["created_at"] for k in ring.public_keys()}[new]  # its file's time, in UTC
+    mtime = (folder / f"{new}.pem").stat().st_mtime
+    assert created == dt.datetime.fromtimestamp(mtime, dt.timezone.utc).isoformat()
+
+
+def test_a_key_ring_made_in_a_new_folder_creates_the_folders(tmp_path):
+    ring = KeyRing(tmp_path / "a" / "b")
+    assert (tmp_path / "a" / "b" / f"{ring.current}.pem").exists()
+
+
+def test_an_ephemeral_key_is_dated_in_utc_and_never_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (key,) = KeyRing.ephemeral().public_keys()
+    assert dt.datetime.fromisoformat(key["created_at"]).utcoffset() == dt.timedelta(0)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_base64_with_characters_outside_the_alphabet_is_refused():
+    """A lenient decoder would drop the stray character and accept the key or signature."""
+    bad_key = TEST1_PUBLIC_B64[:10] + "*" + TEST1_PUBLIC_B64[10:]
+    with pytest.raises(ReceiptError) as info:
+        public_key_from_text(bad_key)
+    assert str(info.value) == f"not an Ed25519 public key (base64 of 32 bytes): {bad_key[:20]!r}"
+    bad_signature = RECEIPT_SIGNATURE[:10] + "!" + RECEIPT_SIGNATURE[10:]
+    with pytest.raises(ReceiptError, match="the signature does not verify"):
+        check_signature(dict(RECEIPT, signature=bad_signature), _keys())
 
 
 def test_a_key_file_that_is_not_ed25519_is_refused(tmp_path):
