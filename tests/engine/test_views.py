@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dsl import load_from_sources
 from runtime import Game
-from runtime.views import full_state
+from runtime.views import event_view, full_state
 
 PEEK = """
 game peek
@@ -115,3 +115,49 @@ def test_events_as_each_viewer_sees_them():
     shown = {"ply": 2, "kind": "show", "rule": "move show", "source": "peek.ludex:26", "seat": 0, "move": None,
              "args": {}, "node": None, "zone": "forehead[0]", "outcome": ["1"], "seen_by": None}
     assert [g.event_view(show, s) for s in (0, 1, None)] == [shown] * 3
+
+
+# More of the same game: a bag drawn from at random into the drawer's hand, an entity whose
+# zones are one per side (listed among the zones, never among the entity's fields), an ending.
+MORE = PEEK + """
+enum side { left, right }
+entity stand() { zone flank: per side chip public = [] "each side" }
+entities stands = [stand()]
+zone bag: chip hidden = [] "a bag"
+move give() during play "put the supply's top chip in the bag" { move top(supply) to bag }
+move pull() during play "draw from the bag" { draw random from bag to hand[actor] }
+move stop() during play "end the game" { end game draw "stopped" }
+"""
+
+
+def _more() -> Game:
+    return Game.new(load_from_sources((("peek.ludex", MORE),)), 2, outcomes=STACKED)
+
+
+def test_an_entitys_zones_per_side_are_zones_not_fields():
+    view = _more().view(0)
+    assert view["entities"]["stand1"] == {"name": "stand1", "index": 0, "alive": True}
+    assert view["zones"]["stand1.flank[left]"] == view["zones"]["stand1.flank[right]"] == EMPTY
+
+
+def test_a_random_draw_is_seen_by_the_drawer_alone():
+    g = _more()
+    g.apply(0, {"name": "give", "args": {}})
+    g.apply(1, {"name": "pull", "args": {}})  # the bag holds only chip 3
+    drawn = g.events[-1]
+    seen = {"ply": 3, "kind": "chance", "rule": "move pull", "source": "peek.ludex:36", "seat": None, "move": None,
+            "args": {}, "node": "draw", "zone": "hand[1]", "outcome": ["3"], "seen_by": [1]}
+    hidden = {**seen, "outcome": [], "hidden": 1}
+    assert [g.event_view(drawn, s) for s in (1, 0, None)] == [seen, hidden, hidden]
+    # a spectator sees the chance outcomes of the zones the rules show spectators
+    assert event_view(drawn, None, frozenset({"hand[1]"})) == seen
+    assert event_view(drawn, None, frozenset({"hand[0]"})) == hidden
+    assert event_view(drawn, 1, frozenset({"hand[0]"})) == seen
+
+
+def test_a_finished_game_has_no_actor():
+    g = _more()
+    g.apply(0, {"name": "stop", "args": {}})
+    view = g.view(1)
+    assert (view["terminal"], view["actor"], view["current"]) == (True, None, 0)
+    assert view["outcome"]["kind"] == "draw" and view["outcome"]["reason"] == "stopped"
