@@ -157,3 +157,33 @@ def test_a_shared_source_is_copied_before_a_holder_draws():
     assert mine is not source and source.shares == 0
     assert mine.pick(NAMES, DRAW, 0) == source.pick(NAMES, DRAW, 0)  # the same stream, drawn apart
     assert ChanceSource(8).free and ChanceSource(8).seed == 8
+
+
+def test_the_inlined_shuffle_is_used_only_where_it_is_the_standard_librarys(monkeypatch):
+    """`shuffle_list` is the inlined shuffle when this Python's `random.Random.shuffle` draws the
+    same way (checked once, at import), else the standard library's own; either way a seed's
+    shuffles are the standard library's."""
+    from runtime import chance
+
+    assert chance._same_as_random() is True  # CPython 3.11 and later draw swap indexes this way
+    assert chance.shuffle_list is chance._shuffle_inline
+    rng, names = random.Random("x"), list(range(30))
+    chance._shuffle_random(rng, names)
+    assert (names, rng.random()) == _reference_shuffle("x", list(range(30)))
+
+    def reversed_shuffle(rng, x):
+        x.reverse()
+
+    monkeypatch.setattr(chance, "_shuffle_inline", reversed_shuffle)
+    assert chance._same_as_random() is False  # an inlined shuffle that differs is not used
+    monkeypatch.undo()
+
+    def shuffle_then_draw(rng, x):
+        random.Random.shuffle(rng, x)
+        rng.random()  # the same order, but the RNG moved on: later draws would differ
+
+    monkeypatch.setattr(chance, "_shuffle_inline", shuffle_then_draw)
+    assert chance._same_as_random() is False
+    monkeypatch.undo()
+    monkeypatch.setattr(random.Random, "_randbelow", random.Random._randbelow_without_getrandbits)
+    assert chance._same_as_random() is False  # another way of drawing below n
