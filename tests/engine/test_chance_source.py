@@ -187,3 +187,23 @@ def test_the_inlined_shuffle_is_used_only_where_it_is_the_standard_librarys(monk
     monkeypatch.undo()
     monkeypatch.setattr(random.Random, "_randbelow", random.Random._randbelow_without_getrandbits)
     assert chance._same_as_random() is False  # another way of drawing below n
+
+
+def test_a_source_shared_by_several_states_is_copied_for_each_but_the_last():
+    source = ChanceSource(8)
+    source.share()
+    source.share()  # held by three states
+    first, second = source.own(), source.own()
+    assert first is not source and second is not source and first is not second
+    assert source.own() is source  # the last holder draws from it in place
+    source.share()
+    assert source.clone().shares == 0  # a copy is held by its own holder alone
+
+
+def test_a_bad_given_outcome_is_named_by_its_position():
+    with pytest.raises(ValueError) as info:
+        ChanceSource(None, given=[["a"], "b"])
+    assert str(info.value) == "given outcome 1: the outcome is a list of component names, not 'b'"
+    with pytest.raises(ImpossibleOutcome) as info:
+        ChanceSource(None, given=[["e", "c"]]).pick(["c", "d"], DRAW, 3, rejected=["a", "b"])
+    assert str(info.value) == "event 3: ['e', 'c'] cannot be drawn from bag now (possible: c, d, after any put back of a, b)"
