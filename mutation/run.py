@@ -47,7 +47,7 @@ def _settings(module: dict) -> str:
         f"only_mutate = {json.dumps([module['source']])}",
         f"also_copy = {json.dumps(LINKED[len(PACKAGES):] + ['shared'])}",
         f"pytest_add_cli_args_test_selection = {json.dumps(module['tests'])}",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "-q"]',
+        f"pytest_add_cli_args = {json.dumps(['-p', 'no:cacheprovider', '-p', 'no:randomly', '-q', *module.get('pytest_args', [])])}",
         "use_git_change_detection = false",
     ]
     return "\n".join(lines) + "\n"
