@@ -206,6 +206,10 @@ def test_replay_steps_through_the_log(game):
     assert replay_view(RULES, log, 4, 1 - seat)["legal_moves"] == []
     start = replay_view(RULES, log, 1, None)
     assert start["at"] == 1 and start["decision"] is None
+    assert replay_view(RULES, log, 1, 0)["legal_moves"] == []  # built, its setup not yet run
+    # the state right after event `at`: the deal (event 2) is ply 1, the first move (event 3) ply 2
+    assert [replay_view(RULES, log, at, None)["view"]["ply"] for at in (2, 3)] == [1, 2]
+    assert (middle["view"]["seat"], referee["view"]["seat"], last["view"]["seat"]) == (0, "all", None)
     for at in (0, 8):
         with pytest.raises(LogError) as info:
             replay_view(RULES, log, at, None)
@@ -213,7 +217,8 @@ def test_replay_steps_through_the_log(game):
     broken = _edited(log, lambda es: es[3]["body"].update(seat=1 - es[3]["body"]["seat"]))
     with pytest.raises(LogError) as info:
         replay_view(RULES, broken, 7, None)
-    assert info.value.version == 4 and str(info.value).startswith("the log does not replay at event 4: ")
+    assert info.value.version == 4
+    assert str(info.value) == "the log does not replay at event 4: it is seat 1's decision, not seat 0's"
     with pytest.raises(LogError) as info:
         replay_view(RULES, _edited(log, lambda es: es[0]["body"].update(content_hash="0" * 64)), 7, None)
-    assert info.value.version == 1
+    assert info.value.version == 1 and str(info.value).startswith("the pinned rule text is unchanged but this version")
