@@ -113,8 +113,9 @@ def test_a_sealed_export_receipt_of_a_running_game_is_skipped_until_the_reveal(t
      ("seed", 7, "event 7: revealed seed does not match the commitment in event 1")),
     (lambda es: es.pop(), ("seed", 6, "event 6: the game is over but its seed was never revealed")),
     (lambda es: es[-1]["body"].update(outcome={**OUTCOME, "reason": "x"}), ("outcome", 7, None)),
-    (lambda es: es[2]["body"].update(seat=1), ("move_legal", 3, None)),
-    (lambda es: es[2]["body"].update(rule="move other"), ("events_match_rules", 3, None)),
+    (lambda es: es[2]["body"].update(seat=1), ("move_legal", 3, "event 3: it is seat 0's decision, not seat 1's")),
+    (lambda es: es[2]["body"].update(rule="move other"),
+     ("events_match_rules", 3, "event 3: the log's event differs from what the rules produce (fields: rule)")),
 ])
 def test_each_broken_check_names_its_event(game, edit, expected):
     log, _, _ = game
@@ -219,6 +220,10 @@ def test_replay_steps_through_the_log(game):
         replay_view(RULES, broken, 7, None)
     assert info.value.version == 4
     assert str(info.value) == "the log does not replay at event 4: it is seat 1's decision, not seat 0's"
+    with pytest.raises(LogError) as info:  # the viewer does not check shapes: a body that is no event
+        replay_view(RULES, _edited(log, lambda es: es[3]["body"].update(args=[1])), 7, None)
+    assert info.value.version == 4
+    assert str(info.value).startswith("the log does not replay at event 4: not a valid event (")
     with pytest.raises(LogError) as info:
         replay_view(RULES, _edited(log, lambda es: es[0]["body"].update(content_hash="0" * 64)), 7, None)
     assert info.value.version == 1 and str(info.value).startswith("the pinned rule text is unchanged but this version")
