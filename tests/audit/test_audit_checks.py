@@ -12,7 +12,7 @@ from audit_helpers import new_service, play_to_end
 from tamper import rehash
 
 from api.app import Rules, audit_log, replay_view
-from api.app.log import LogError, header_of, revealed_seed, runtime_events, version_of_runtime_index
+from api.app.log import Check, LogError, header_of, revealed_seed, runtime_events, version_of_runtime_index
 from api.app.receipts import KeyRing
 from api.store import LOG_FORMAT
 
@@ -35,9 +35,14 @@ def game(tmp_path_factory):
 
 def _failure(entries, **kw):
     report = audit_log(RULES, entries, **kw)
-    assert not report.ok and not report.verified and report.outcome is None
-    assert report.checks[-1].status == "failed" and report.checks[-1].name == report.failure.check
+    assert not report.ok and not report.verified and not report.finished and report.outcome is None
+    failure = report.failure
+    assert report.checks[-1] == Check(failure.check, "failed", failure.message, failure.version)
     return report.failure.check, report.failure.version, report.failure.message
+
+
+def _swap_last_two(items):
+    items[-1], items[-2] = items[-2], items[-1]
 
 
 def _renumbered(entries, _=None):
@@ -113,6 +118,8 @@ def test_a_sealed_export_receipt_of_a_running_game_is_skipped_until_the_reveal(t
      ("seed", 7, "event 7: revealed seed does not match the commitment in event 1")),
     (lambda es: es.pop(), ("seed", 6, "event 6: the game is over but its seed was never revealed")),
     (lambda es: es[-1]["body"].update(outcome={**OUTCOME, "reason": "x"}), ("outcome", 7, None)),
+    (lambda es: _swap_last_two(es[1]["body"]["outcome"]),  # deep in the deck: every move stays legal
+     ("chance_outcome", 2, "event 2: the shuffle of deck differs from the one the committed seed gives")),
     (lambda es: es[2]["body"].update(seat=1), ("move_legal", 3, "event 3: it is seat 0's decision, not seat 1's")),
     (lambda es: es[2]["body"].update(rule="move other"),
      ("events_match_rules", 3, "event 3: the log's event differs from what the rules produce (fields: rule)")),
