@@ -9,6 +9,7 @@ import random
 
 import pytest
 from audit_helpers import new_service, play_to_end
+from service_harness import play_service
 from tamper import rehash
 
 from api.app import Rules, audit_log, replay_view
@@ -25,10 +26,14 @@ OUTCOME = {"kind": "team", "reason": "the third fuse burnt", "scores": {"team": 
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    """`(log, export header, receipts the players kept)` of a finished two-seat Hanabi game."""
+    """`(log, export header, the last receipt, a sealed receipt of event 4)` of a finished two-seat
+    Hanabi game."""
     service, store = new_service(tmp_path_factory.mktemp("checks"))
-    played = play_to_end(service, "hanabi", "audit-checks", random.Random(5), seats=2)
-    out = (service.export(played["game_id"]), service.export_header(played["game_id"]), played["last"]["receipt"])
+    rng = random.Random(5)
+    played = play_to_end(service, "hanabi", "audit-checks", rng, seats=2, moves=2)
+    sealed = played["last"]["receipt"]
+    last = play_service(service, played, rng)["receipt"]
+    out = (service.export(played["game_id"]), service.export_header(played["game_id"]), last, sealed)
     store.dispose()
     return out
 
@@ -57,11 +62,11 @@ def _edited(log, edit):
 
 
 def test_a_finished_game_passes_every_check(game):
-    log, export, kept = game
-    assert [e["kind"] for e in log] == KINDS
-    report = audit_log(RULES, log, export=export, receipts=[kept])
+    log, export, kept, sealed = game
+    assert [e["kind"] for e in log] == KINDS and (sealed["version"], sealed["sealed"]) == (4, True)
+    report = audit_log(RULES, log, export=export, receipts=[kept, sealed])
     assert (report.ok, report.verified, report.finished, report.events, report.failure) == (True, True, True, 7, None)
-    assert report.passed == ("format", "schema", "hash_chain", "export_receipt", "receipt", "ruleset", "header",
+    assert report.passed == ("format", "schema", "hash_chain", "export_receipt", "receipt", "receipt", "ruleset", "header",
                              "seed_commitment", "moves_legal", "chance_outcomes", "outcome")
     assert report.skipped == () and report.outcome == OUTCOME and report.game_id == log[0]["game_id"]
     details = {c.name: c.detail for c in report.checks}
@@ -70,7 +75,9 @@ def test_a_finished_game_passes_every_check(game):
     assert details["hash_chain"] == f"events 1-7 linked, head {log[-1]['hash'][:16]}..."
     assert details["export_receipt"].startswith("event 7 is the head signed by key ")
     assert details["export_receipt"].endswith("... (published in the export header)")
-    assert details["receipt"].startswith("event 7 has the head a receipt signed by key ")
+    held = [c.detail for c in report.checks if c.name == "receipt"]
+    assert held[0].startswith("event 7 has the head a receipt signed by key ") and held[0].endswith(" (published in the export header)")
+    assert held[1].startswith("event 4 has the head") and held[1].endswith("(published in the export header), sealed with the seed")
     assert details["header"] == "hanabi, 2 seats, variants none"
     assert details["moves_legal"] == "4 moves legal, every event the one the rules produce"
     assert details["chance_outcomes"] == "1 chance outcomes drawn by the revealed seed"
@@ -80,7 +87,7 @@ def test_a_finished_game_passes_every_check(game):
 
 
 def test_an_unfinished_game_passes_what_it_can_and_skips_the_rest(game):
-    log, _, _ = game
+    log = game[0]
     report = audit_log(RULES, log[:5])
     assert (report.ok, report.verified, report.finished) == (True, False, False)
     assert report.skipped == ("export_receipt", "seed_commitment", "chance_outcomes", "outcome")
@@ -112,6 +119,7 @@ def test_a_sealed_export_receipt_of_a_running_game_is_skipped_until_the_reveal(t
     (lambda es: es[0]["body"].update(ruleset="other"),
      ("header", 1, "event 1: the header names ruleset 'other' but its pinned text is 'hanabi'")),
     (lambda es: es[0]["body"].update(seats=9), ("header", 1, "event 1: hanabi is played by 2 to 5 seats, not 9")),
+    (lambda es: es[0]["body"].update(seats=5), ("move_legal", 5, "event 5: it is seat 2's decision, not seat 0's")),
     (lambda es: es[0]["body"].update(options={"nope": 1}), ("header", 1, "event 1: hanabi has no option 'nope'")),
     (lambda es: es[0]["body"].update(content_hash="0" * 64), ("ruleset", 1, None)),
     (lambda es: es[-1]["body"].update(seed="other"),
@@ -125,7 +133,7 @@ def test_a_sealed_export_receipt_of_a_running_game_is_skipped_until_the_reveal(t
      ("events_match_rules", 3, "event 3: the log's event differs from what the rules produce (fields: rule)")),
 ])
 def test_each_broken_check_names_its_event(game, edit, expected):
-    log, _, _ = game
+    log = game[0]
     check, version, message = _failure(_edited(log, edit))
     assert (check, version) == expected[:2]
     if expected[2] is not None:
@@ -135,7 +143,7 @@ def test_each_broken_check_names_its_event(game, edit, expected):
 
 
 def test_an_announced_outcome_that_differs_is_quoted(game):
-    log, _, _ = game
+    log = game[0]
     _, _, message = _failure(_edited(log, lambda es: es[-1]["body"].update(outcome={**OUTCOME, "reason": "x"})))
     assert message == ('event 7: announced outcome {"kind": "team", "reason": "x", "scores": {"team": 0}, '
                        '"winners": [0, 1]} differs from the rules\' {"kind": "team", "winners": [0, 1], '
@@ -143,20 +151,20 @@ def test_an_announced_outcome_that_differs_is_quoted(game):
 
 
 def test_a_seed_revealed_before_the_game_is_over_fails(game):
-    log, _, _ = game
+    log = game[0]
     early = rehash([*copy.deepcopy(log[:5]), dict(copy.deepcopy(log[-1]), version=6)], LOG_FORMAT)
     assert _failure(early) == ("outcome", 6, "event 6: seed revealed but the game is not over")
 
 
 def test_an_edit_without_the_chain_recomputed_breaks_the_chain(game):
-    log, _, _ = game
+    log = game[0]
     entries = copy.deepcopy(log)
     entries[3]["body"]["seat"] = 0
     assert _failure(entries) == ("hash_chain", 4, "event 4: hash mismatch (the event was edited)")
 
 
 def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
-    log, export, kept = game
+    log, export, kept, _ = game
     other = KeyRing.ephemeral().public_keys()[0]["public_key"]
     check, version, message = _failure(log, export=export, pinned_keys=[other])
     assert (check, version) == ("export_receipt", 7) and message.endswith("which is not among the trusted keys")
@@ -167,6 +175,9 @@ def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
         assert _failure(log, export=header) == (
             "export_receipt", 7, f"the export header is not a ludex-export/1 header of game {log[0]['game_id']!r}")
     assert _failure(log, export={**export, "receipt": "text"})[:2] == ("export_receipt", 7)
+    no_keys = {k: v for k, v in export.items() if k != "keys"}
+    assert _failure(log, export=no_keys) == (
+        "export_receipt", 7, f"the export header is not a ludex-export/1 header of game {log[0]['game_id']!r}")
     check, version, message = _failure(log[:6], receipts=[kept], pinned_keys=[export["keys"][0]["public_key"]])
     assert (check, version) == ("receipt", 6) and message == "the receipt is for event 7 but the log has 6 events (cut short)"
     assert _failure(log, receipts=[{**kept, "head": "0" * 64}], pinned_keys=[export["keys"][0]["public_key"]])[:2] == (
@@ -178,7 +189,7 @@ def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
 
 
 def test_a_log_no_check_anticipated_is_still_a_failed_audit(game):
-    log, _, _ = game
+    log = game[0]
     report = audit_log(None, log)  # type: ignore[arg-type]  # rules that cannot compile anything
     assert (report.ok, report.game_id, report.events, report.passed) == (False, log[0]["game_id"], 7, ())
     assert report.failure.check == "log" and report.failure.message.startswith("the log cannot be read: AttributeError: ")
@@ -187,7 +198,7 @@ def test_a_log_no_check_anticipated_is_still_a_failed_audit(game):
 
 
 def test_the_log_helpers(game):
-    log, _, _ = game
+    log = game[0]
     assert header_of(log)["ruleset"] == "hanabi"
     for bad, message in (([], "the log does not start with a header event"), (log[1:], "the log does not start with a header event"),
                          ([dict(log[0], body={"ruleset": "hanabi"})], "the header event lacks required fields "
@@ -201,7 +212,7 @@ def test_the_log_helpers(game):
 
 
 def test_replay_steps_through_the_log(game):
-    log, _, _ = game
+    log = game[0]
     last = replay_view(RULES, log, None, None)
     assert (last["at"], last["state_after"], last["terminal"], last["outcome"], last["legal_moves"]) == (
         7, 7, True, OUTCOME, [])
