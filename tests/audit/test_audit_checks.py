@@ -15,7 +15,7 @@ from tamper import rehash
 from api.app import Rules, audit_log, replay_view
 from api.app.log import Check, LogError, header_of, revealed_seed, runtime_events, version_of_runtime_index
 from api.app.receipts import KeyRing
-from api.store import LOG_FORMAT
+from api.store import LEGACY_LOG_FORMAT, LOG_FORMAT
 
 RULES = Rules()
 # The game of seed "audit-checks": the header, the deal (chance), four moves (three misplays
@@ -115,6 +115,11 @@ def test_a_sealed_export_receipt_of_a_running_game_is_skipped_until_the_reveal(t
     (lambda es: es[0].update(kind="move"), ("format", 1, None)),
     (lambda es: es[0]["body"].update(format="ludex-log/9"), ("format", 1, None)),
     (lambda es: es[2]["body"].update(extra=1), ("schema", 3, None)),
+    (lambda es: es[0].update(extra=1), ("schema", 1, "event 1: the record has unknown field 'extra'")),
+    (lambda es: es[2].update(extra=1), ("schema", 3, "event 3: the record has unknown field 'extra'")),
+    (lambda es: es[1]["body"].update(extra=1), ("schema", 2, "event 2: the chance event has unknown field 'extra'")),
+    (lambda es: es[0]["body"].update(sources_hash="0" * 64),
+     ("ruleset", 1, "event 1: the pinned rule text was edited (its hash differs from the header's)")),
     (lambda es: _renumbered(es, es.insert(3, es.pop())), ("schema", 4, "event 4: events follow the seed reveal")),
     (lambda es: es[0]["body"].update(ruleset="other"),
      ("header", 1, "event 1: the header names ruleset 'other' but its pinned text is 'hanabi'")),
@@ -148,6 +153,18 @@ def test_an_announced_outcome_that_differs_is_quoted(game):
     assert message == ('event 7: announced outcome {"kind": "team", "reason": "x", "scores": {"team": 0}, '
                        '"winners": [0, 1]} differs from the rules\' {"kind": "team", "winners": [0, 1], '
                        '"scores": {"team": 0}, "reason": "the third fuse burnt"}')
+
+
+def test_a_legacy_log_is_audited_in_its_own_format(game):
+    entries = copy.deepcopy(game[0])
+    entries[0]["body"]["format"] = LEGACY_LOG_FORMAT
+    report = audit_log(RULES, rehash(entries, LEGACY_LOG_FORMAT))
+    assert report.ok and report.checks[0].detail == "ludex-log/1 (legacy: hashes in sorted-key JSON of five fields)"
+
+
+def test_a_log_of_the_header_alone_names_its_game(game):
+    report = audit_log(RULES, game[0][:1])
+    assert report.game_id == game[0][0]["game_id"] and report.events == 1
 
 
 def test_a_seed_revealed_before_the_game_is_over_fails(game):
@@ -191,8 +208,11 @@ def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
 def test_a_log_no_check_anticipated_is_still_a_failed_audit(game):
     log = game[0]
     report = audit_log(None, log)  # type: ignore[arg-type]  # rules that cannot compile anything
-    assert (report.ok, report.game_id, report.events, report.passed) == (False, log[0]["game_id"], 7, ())
-    assert report.failure.check == "log" and report.failure.message.startswith("the log cannot be read: AttributeError: ")
+    assert (report.ok, report.game_id, report.events, report.passed, report.skipped) == (
+        False, log[0]["game_id"], 7, (), ())
+    assert (report.outcome, report.finished, report.failure.version, report.failure.check) == (None, False, None, "log")
+    assert report.failure.message.startswith("the log cannot be read: AttributeError: ")
+    assert report.checks == (Check("log", "failed", report.failure.message),)
     report = audit_log(RULES, [7])  # type: ignore[list-item]
     assert not report.ok and report.game_id is None
 
