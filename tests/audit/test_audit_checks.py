@@ -79,6 +79,9 @@ def test_a_finished_game_passes_every_check(game):
     assert held[0].startswith("event 7 has the head a receipt signed by key ") and held[0].endswith(" (published in the export header)")
     assert held[1].startswith("event 4 has the head") and held[1].endswith("(published in the export header), sealed with the seed")
     assert details["header"] == "hanabi, 2 seats, variants none"
+    assert details["ruleset"] == f"pinned text of hanabi compiles to {log[0]['body']['content_hash'][:16]}..."
+    commitment = log[0]["body"]["seed_commitment"]
+    assert details["seed_commitment"] == f"revealed seed hashes to the commitment {commitment[:16]}..."
     assert details["moves_legal"] == "4 moves legal, every event the one the rules produce"
     assert details["chance_outcomes"] == "1 chance outcomes drawn by the revealed seed"
     assert details["outcome"] == "the announced outcome is the rules' (team)"
@@ -95,6 +98,8 @@ def test_an_unfinished_game_passes_what_it_can_and_skips_the_rest(game):
     assert details["export_receipt"] == "no export header: nothing outside the log vouches for its last event"
     assert details["seed_commitment"] == "the seed is not revealed (unfinished game)"
     assert details["moves_legal"] == "3 moves legal, every event the one the rules produce"
+    assert details["chance_outcomes"] == "the seed is not revealed: chance outcomes cannot be checked"
+    assert details["outcome"] == "the game is not over"
     assert report.outcome is None
 
 
