@@ -40,7 +40,7 @@ def game(tmp_path_factory):
 
 def _failure(entries, **kw):
     report = audit_log(RULES, entries, **kw)
-    assert not report.ok and not report.verified and not report.finished and report.outcome is None
+    assert not report.ok and not report.verified and report.finished is False and report.outcome is None
     failure = report.failure
     assert report.checks[-1] == Check(failure.check, "failed", failure.message, failure.version)
     return report.failure.check, report.failure.version, report.failure.message
