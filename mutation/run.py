@@ -106,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         module = modules[name]
         work = prepare(name, module)
         if not args.list:
+            # which tests call which function is measured afresh, so that tests changed since the
+            # last run count (mutmut only measures tests it has not seen before)
+            (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
             run = [*_mutmut(), "run", "--max-children", os.environ.get("MUTATION_JOBS", "1")]
             subprocess.run([*run, *module.get("functions", [])], cwd=work, check=False)
             # mutmut keeps a verdict until the mutated function changes: a survivor of an earlier
