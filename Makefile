@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HTTP_PORT ?= 8000
 GRPC_PORT ?= 50051
 
-.PHONY: run test lint browser tmgrammar bench bench-service simulate clean openapi
+.PHONY: run test lint browser tmgrammar bench bench-service simulate clean openapi mutation
 
 $(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -50,6 +50,12 @@ browser:
 
 test: $(STAMP) browser tmgrammar lint
 	$(VENV)/bin/pytest -n 2 --dist loadfile
+
+# Mutation testing (mutmut) of the modules in mutation/modules.toml, one at a time, at low priority;
+# prints each module's score. `make mutation MODULES="chain views"` runs some of them. Not in `test`.
+mutation: $(STAMP)
+	$(PY) -m pip install -q -e '.[mutation]'
+	$(PY) -m mutation.run $(MODULES)
 
 simulate: $(STAMP)
 	$(VENV)/bin/ludex simulate balloon_cup --games 100 --seed 1

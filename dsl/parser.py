@@ -643,6 +643,7 @@ def _check_nesting(tree: Tree, text: str, path: str, line_off: int = 0, col_off:
 _NICE = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('",
     "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "$END": "end of file",
+    "TIE_MEANS": "'win' or 'draw'",
 }
 
 

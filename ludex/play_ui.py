@@ -5,8 +5,10 @@ The screen: the turn line (ply, step, seat to act) on top; the board as `ludex.b
 grouped by move name under the move's own rule text; a line to type a move by hand (an
 illegal one is refused with the rule's reason); the event log, each event with the rule that
 made it and its file:line. When the game ends the board shows the final state and the
-outcome. Keys: enter plays the highlighted move, tab moves between panes, page up/down
-scroll the log, q quits.
+outcome. Keys: enter plays the highlighted move (or the typed one, in the typed line), tab
+moves between panes, page up/down scroll the log, q quits. After a typed move the typed line
+keeps the focus; a refused one stays there, selected, so that new typing replaces it; ctrl+u
+clears the line.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from ludex.board import board, outcome_line, turn_line
@@ -53,6 +56,16 @@ def parse_typed_move(text: str) -> dict[str, Any]:
         except ValueError:
             args[k] = v
     return {"name": name, "args": args}
+
+
+class MoveInput(Input):
+    """The typed-move line: ctrl+u clears all of it, wherever the cursor is (Textual's Input
+    deletes only what is left of the cursor)."""
+
+    BINDINGS = [Binding("ctrl+u", "clear_line", "clear", show=False)]
+
+    def action_clear_line(self) -> None:
+        self.value = ""
 
 
 class PlayApp(App[None]):
@@ -90,7 +103,7 @@ class PlayApp(App[None]):
                 yield Static(id="board_view")
             with Vertical(id="side"):
                 yield OptionList(id="moves")
-                yield Input(placeholder="or type a move: name arg=value ...", id="typed")
+                yield MoveInput(placeholder="or type a move: name arg=value ...", id="typed")
                 yield Static(id="message")
                 yield RichLog(id="log", wrap=True, markup=False)
         yield Footer()
@@ -151,7 +164,8 @@ class PlayApp(App[None]):
         first = next((k for k, o in enumerate(options._options) if not o.disabled), None)
         if first is not None:
             options.highlighted = first
-        options.focus()
+        if self.focused is not self.query_one("#typed", Input):  # a typing player goes on typing
+            options.focus()
 
     def say(self, message: str) -> None:
         self.query_one("#message", Static).update(message)
@@ -175,6 +189,7 @@ class PlayApp(App[None]):
         except IllegalMove as exc:
             where = f" ({exc.rule}, {exc.source})" if exc.rule else ""
             self.say(f"illegal: {exc.reason}{where}")
+            event.input.selection = Selection(0, len(event.input.value))  # typing replaces it
             return
         event.input.value = ""
         self.say("")

@@ -94,3 +94,59 @@ def test_play_a_game_through_the_screen(snapshot):
 def test_typed_moves_parse_json_values_or_text():
     assert parse_typed_move("place card=red-3 t=tile1 s=0") == {"name": "place", "args": {"card": "red-3", "t": "tile1", "s": 0}}
     assert parse_typed_move("pass") == {"name": "pass", "args": {}}
+
+
+def _drive(script) -> list[tuple[int, dict]]:
+    """Run `script(app, pilot, played)` on a race game where seat 0 plays by typing; returns
+    the moves played."""
+    played: list[tuple[int, dict]] = []
+
+    async def run() -> None:
+        g = Game.new(load_from_sources((("race.ludex", RACE),)), seed="ui")
+        app = PlayApp(g, 0, lambda game, seat, moves: moves[0], lambda s, m: played.append((s, m)))
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.click("#typed")
+            await script(app, pilot, played)
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()
+    return played
+
+
+def test_after_a_typed_move_the_next_typed_move_is_the_one_played():
+    """Focus stays in the typed line: the next text goes there, and Enter plays it, not the
+    highlighted move of the list (which would be `add n 1`)."""
+    async def script(app, pilot, played):
+        await pilot.press(*"add n=2", "enter")
+        assert app.focused is app.query_one("#typed", Input)
+        await pilot.press(*"add n=2", "enter")
+        assert app.query_one("#typed", Input).value == ""
+
+    assert _drive(script) == [(0, {"name": "add", "args": {"n": 2}}), (1, {"name": "add", "args": {"n": 1}}),
+                              (0, {"name": "add", "args": {"n": 2}}), (1, {"name": "add", "args": {"n": 1}})]
+
+
+def test_after_an_illegal_typed_move_new_typing_replaces_the_text():
+    async def script(app, pilot, played):
+        typed = app.query_one("#typed", Input)
+        await pilot.press(*"add n=7", "enter")
+        assert _text(app, "#message").startswith("illegal: n 7 is not one of the choices")
+        assert typed.value == "add n=7" and played == []  # kept, to be edited or typed over
+        await pilot.press(*"add n=2")
+        assert typed.value == "add n=2"
+        await pilot.press("enter")
+        assert typed.value == "" and _text(app, "#message") == ""
+
+    assert _drive(script)[0] == (0, {"name": "add", "args": {"n": 2}})
+
+
+def test_ctrl_u_clears_the_typed_line_wherever_the_cursor_is():
+    async def script(app, pilot, played):
+        typed = app.query_one("#typed", Input)
+        await pilot.press(*"add n=7", "enter", "right", "left", "left", "ctrl+u")
+        assert typed.value == ""
+        await pilot.press(*"add n=1", "left", "ctrl+u")
+        assert typed.value == ""
+        await pilot.press(*"add n=1", "enter")
+
+    assert _drive(script)[0] == (0, {"name": "add", "args": {"n": 1}})

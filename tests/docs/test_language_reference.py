@@ -210,3 +210,40 @@ def test_race_example_plays_to_its_end():
         replay = Game.fold(rs, g.seats, None, g.events)
         assert replay.state_hash() == g.state_hash()
     assert winners == {0, 1}
+
+
+STATED = re.compile(r"^var (\w+):[^#\n]*=[^#\n]*#\s*(.+)$", re.M)
+
+
+def _stated_values() -> list[tuple[Example, str, object]]:
+    """Each `var NAME: T = EXPR  # VALUE ...` of a game example whose comment opens with a value
+    (a number, `true`/`false`/`none`, a string or a list of them): the value the reference
+    promises the variable starts with."""
+    import json
+
+    decoder = json.JSONDecoder()
+    out = []
+    for ex in GAMES:
+        for m in STATED.finditer(ex.text):
+            comment = re.sub(r"\bnone\b", "null", m.group(2))
+            try:
+                value, _ = decoder.raw_decode(comment)
+            except ValueError:  # prose, or an elided list (`..., 2`)
+                continue
+            out.append((ex, m.group(1), value))
+    return out
+
+
+STATED_VALUES = _stated_values()
+
+
+def test_reference_states_values_of_its_examples():
+    # The built-ins' examples promise these: a lost comment would leave them unchecked.
+    names = {name for _, name, _ in STATED_VALUES}
+    assert {"where_max", "where_min", "maps", "extremes", "total", "best_three"} <= names
+
+
+@pytest.mark.parametrize("ex,name,value", STATED_VALUES, ids=[f"{e.title}:{n}" for e, n, _ in STATED_VALUES])
+def test_an_example_variable_starts_with_the_value_its_comment_states(ex: Example, name: str, value: object):
+    g = Game.new(dsl.load_from_sources(ex.sources()), None, None, seed=1)
+    assert g.view()["vars"][name] == value, f"docs/language.md line {ex.line}: var {name}"

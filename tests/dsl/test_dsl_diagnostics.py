@@ -131,6 +131,17 @@ def test_syntax_errors_name_the_position_and_what_was_expected(name, old, new, s
     assert rendered(diags) == snapshot
 
 
+def test_a_syntax_error_at_a_word_that_starts_like_a_keyword_names_the_whole_word():
+    """`wins` is a name, not the keyword `win` followed by `s`."""
+    d = diagnostics(edit("seats 2\n", "seats 2 wins\n"))[0]
+    assert (d.line, d.column, d.message) == (2, 9, "syntax error: unexpected 'wins'")
+    assert d.snippet.splitlines()[1].index("^") == d.snippet.splitlines()[0].index("wins")
+    d = diagnostics(edit('end game win s "reached the target"', 'end game scores score ties wins "at ten"'))[0]
+    assert (d.line, d.column, d.message) == (37, 30, "syntax error: unexpected 'wins'")
+    assert d.hint == "expected 'win' or 'draw'"
+    assert diagnostics(edit('end game win s "reached the target"', 'end game scores score ties win "at ten"')) == []
+
+
 def test_syntax_errors_in_two_files_are_both_reported():
     bad_variant = ("v1.ludex", VARIANT + "set target = \n}")
     diags = diagnostics(edit("shuffle deck\n", "shuffle deck\n  if true {\n"), bad_variant)
@@ -286,6 +297,12 @@ def test_other_in_a_game_of_more_than_two_seats_is_a_diagnostic(snapshot):
     assert "next(s)" in d.hint
     assert str(d) == snapshot
     assert diagnostics(edit("score[actor] += points(c)", "score[other(actor)] += points(c)")) == []
+
+
+@pytest.mark.parametrize("seats", ["seats 3", "seats 2..3"])
+def test_other_in_a_game_of_three_seats_is_a_diagnostic(seats):
+    d = _one(edit("seats 2", seats, edit("score[actor] += points(c)", "score[other(actor)] += points(c)")))
+    assert d.message == "`other(s)` needs a game of exactly two seats, but this one may have 3"
 
 
 LANGUAGE_2 = edit("seats 2\n\n", "seats 2\nlanguage 2\n")  # the blank line 3 takes it: line numbers hold

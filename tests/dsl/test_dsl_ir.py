@@ -44,7 +44,14 @@ def summary(rs) -> dict:
 
 
 def test_balloon_cup_ir_summary(snapshot):
-    assert summary(load_ruleset("balloon_cup")) == snapshot
+    s = summary(load_ruleset("balloon_cup"))
+    # What ../shared/rules/balloon_cup.md asks of the IR: 2 players (section 1), five colours
+    # (B1), cards, cubes and trophies (B1, B2), four two-sided tiles of plains or mountain (B2, B3).
+    assert (s["name"], s["seats"]) == ("balloon_cup", [2, 2])
+    assert s["enums"] == {"colour": ["red", "yellow", "green", "blue", "gray"], "terrain": ["plains", "mountain"]}
+    assert s["component_sets"] == ["cards", "cubes", "trophies"] and s["entity_sets"] == ["tiles"]
+    assert {"place", "exchange", "claim"} <= {m["name"] for m in s["moves"]}
+    assert s == snapshot
 
 
 def test_balloon_cup_with_wind_and_no_three_for_one_ir_summary(snapshot):

@@ -48,3 +48,24 @@ def test_bundles_every_way_to_take_n_units():
     first = b(ST, {"a": 2}, 1)
     first[0]["a"] = 9  # a rule may change what it got: the next call is not affected
     assert b(ST, {"a": 2}, 1) == [{"a": 1}]
+
+
+def test_argmax_and_argmin_give_none_on_a_tie_or_when_empty():
+    """docs/language.md, "Built-in functions": the key or index of the unique best, else none."""
+    from dsl import load_from_sources
+    from runtime import Game
+
+    src = """
+game ties
+fn hi(xs: list<int>) -> any = argmax(n for n in xs)
+fn lo(xs: list<int>) -> any = argmin(xs)
+fn hi_key(m: map<int, int>) -> any = argmax(m)
+fn lo_key(m: map<int, int>) -> any = argmin(m)
+step play then end turn
+move pass() during play { }
+"""
+    g = Game.new(load_from_sources((("ties.ludex", src),)), 2, seed=1)
+    assert [g.call("hi", xs) for xs in ([3, 1, 5, 1], [5, 1, 5], [])] == [2, None, None]
+    assert [g.call("lo", xs) for xs in ([3, 1, 5], [3, 1, 1], [])] == [1, None, None]
+    assert [g.call("hi_key", m) for m in ({1: 5, 2: 7}, {1: 7, 2: 7}, {})] == [2, None, None]
+    assert [g.call("lo_key", m) for m in ({1: 7, 2: 7, 3: 2}, {1: 2, 2: 2}, {})] == [3, None, None]

@@ -63,6 +63,7 @@ def test_records_the_fast_path_takes_are_byte_identical(record):
 @pytest.mark.parametrize("value, fast", [
     ({"game_id": "g", "version": 3, "kind": "move", "body": {"seat": 0, "args": {"card": "red-7"}}, "prev_hash": "0" * 64}, True),
     ({"é": "\U0001f600\n", "a": [True, None, -(2**53 - 1)]}, True),
+    ({"éè": 1, "\uffff\ue000": 2}, True),  # keys beyond ASCII but within the BMP: one UTF-16 unit each
     ({"\U0001f600": 1, "\ue000": 2}, False),  # JCS puts the astral key first, code-point order last
     ({"n": 1.0}, False),  # JCS writes 1, orjson 1.0
     ({"n": 2**53}, False),  # beyond the integer domain: rfc8785 raises

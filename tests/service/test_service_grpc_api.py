@@ -63,6 +63,9 @@ def test_status_codes_and_typed_errors(rpc):
 
     _fails(submit(None), grpc.StatusCode.UNAUTHENTICATED, "token_required")
     _fails(submit("forged"), grpc.StatusCode.UNAUTHENTICATED, "bad_token")
+    basic = (("authorization", f"Basic {game.tokens[seat]}"),)  # a valid token, in the wrong scheme
+    _fails(lambda: stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=move, expected_version=legal.version),
+                                   metadata=basic), grpc.StatusCode.UNAUTHENTICATED, "bad_token")
     _fails(submit(game.tokens[other]), grpc.StatusCode.PERMISSION_DENIED, "not_your_turn")
     _fails(submit(game.tokens[seat], seat=other), grpc.StatusCode.PERMISSION_DENIED, "wrong_seat")
     stale = _fails(submit(game.tokens[seat], version=legal.version - 1), grpc.StatusCode.ABORTED, "stale_version")

@@ -28,7 +28,7 @@ def test_most_climate_points_wins_alone():
 
 def test_nobel_prize_scores_and_breaks_a_tie():
     g = arranged_game(2)
-    bonus = const(g, "nobel_cp")
+    bonus = 5  # ../shared/rules/weather_machine.md section 8: the Nobel Prize scores 5 CP
     play(g, "t_cp", s=0, n=10 + bonus)
     play(g, "t_cp", s=1, n=10)
     play(g, "t_papers", s=0, n=3)  # a later tie-breaker must not matter
@@ -95,6 +95,7 @@ def test_final_score_adds_funding_tracks_goals_met_and_the_nobel_prize():
     play(g, "t_nobel", s=0)
     o = scored(g)
     tracks = max(track_cp[: targets["government"][0] + 1]) + max(track_cp[:5]) + track_cp[0]
-    assert o["scores"]["0"] == 3 + tracks + const(g, "goal_cp") + const(g, "nobel_cp")
+    # weather_machine.md section 10: 5 CP for the goal met, 5 CP for the Nobel Prize
+    assert o["scores"]["0"] == 3 + tracks + 5 + 5
     assert o["scores"]["1"] == 3 * track_cp[0]
     assert var(g, "cp") == [o["scores"]["0"], o["scores"]["1"]]
