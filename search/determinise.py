@@ -1,13 +1,31 @@
-"""Determinisation for search over a running game (bots): one world consistent with what a
-seat sees, for search under hidden information (a bot's Monte Carlo playouts).
+"""Belief-consistent determinisation: one world a seat could be in, sampled uniformly among the
+deals consistent with what it knows.
 
-The components in zones `seat` cannot see (other seats' hands, face-down decks) are dealt
-again at random among those zones, each zone keeping its count and each place the kind of
-component it held (a card's back shows its deck); marks stay with their places, so
-the seat's view of the sampled world is exactly its view of the real one. What a mark means
-about a hidden component (a hint "this card is red") is rule text the engine does not
-interpret, so it is not enforced. The sampled world also draws future chance from a fresh
-seed, so it never carries the real game's coming shuffles.
+The components in zones the seat cannot see (other seats' hands, face-down decks) are dealt
+again among those places; each place keeps the kind of component it held (a card's back shows
+its deck) and its marks, so the seat's view of the sampled world is exactly its view of the real
+one. What a mark tells about its component is rule text (`knowledge FN`, docs/language.md
+"Knowledge"): a place with marks receives only a component for which `FN(component, mark)`
+holds for each of its marks. Cards the seat sees, and cards played or discarded face up, stay
+where they are: they are facts.
+
+Sampling is exact and uniform over the consistent deals. Per kind, the marked places (the
+constrained ones, k of them) are few; each component allows a subset of them (a mask of k bits),
+and components with the same mask are interchangeable for counting. A dynamic programme over
+the masks counts the ways to fill the constrained places with distinct components:
+
+    f[i][S] = sum over T subset of mask_i, T disjoint from S' = S minus T:  f[i-1][S'] * n_i!/(n_i-|T|)!
+
+(n_i components share mask_i; they fill the places T in any order), and a backward pass samples
+one filling with probability proportional to its count; the remaining components are shuffled
+into the unconstrained places, whose arrangements every filling shares. So each consistent deal
+has probability 1 / (number of consistent deals). The cost is O(G * 3^k) for G distinct masks,
+cheap for the handful of marked places a hand has; beyond `MAX_EXACT` constrained places the
+places are filled one by one among the components each allows (biased towards deals whose early
+places have few candidates; documented, never used by the bundled games).
+
+The sampled world also draws future chance from a fresh seed, so it never carries the real
+game's coming shuffles.
 """
 
 from __future__ import annotations
@@ -15,13 +33,22 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from runtime.builtins_search import ruleset_fn
 from runtime.chance import ChanceSource
+
+MAX_EXACT = 12  # constrained places per kind sampled exactly (3^12 subset steps per mask group)
+
+
+class Inconsistent(ValueError):
+    """No deal satisfies the knowledge: a `knowledge` function that the real deal contradicts."""
 
 
 def determinise(game: Any, seat: int, rng: random.Random) -> Any:
-    """A clone of `game` (a `runtime.Game`) whose hidden components are resampled for `seat`.
+    """A clone of `game` (a `runtime.Game`) whose hidden components are resampled for `seat`,
+    uniformly among the deals consistent with the ruleset's `knowledge` declarations.
 
     The clone is independent of `game`; `rng` draws the deal and the clone's chance seed.
+    Raises `Inconsistent` when no deal fits the marks (the knowledge contradicts the real deal).
     """
     g = game.clone()
     st = g.st
@@ -29,13 +56,29 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
     slots = [(z.idx, k) for z in hidden for k in range(len(st.zones[z.idx]))]
     old = [st.zones[i][k] for i, k in slots]
     marks = [st.marks.get(c.id) for c in old]
-    # a slot keeps the kind of component it held (a card's back tells its deck)
-    by_kind: dict[str, list[Any]] = {}
-    for c in old:
-        by_kind.setdefault(c.kind, []).append(c)
-    for group in by_kind.values():
-        rng.shuffle(group)
-    pool = [by_kind[c.kind].pop() for c in old]
+    allows = _knowledge(g)
+    by_kind: dict[str, list[int]] = {}
+    for n, c in enumerate(old):
+        by_kind.setdefault(c.kind, []).append(n)
+    pool: list[Any] = [None] * len(old)
+    for positions in by_kind.values():
+        comps = [old[n] for n in positions]
+        constrained = [n for n in positions if marks[n] and allows is not None]
+        if not constrained:
+            rng.shuffle(comps)
+            for n, c in zip(positions, comps):
+                pool[n] = c
+            continue
+        ok = allows.table(comps, [marks[n] for n in constrained])  # type: ignore[union-attr]
+        chosen = sample_filling(ok, rng)
+        used = set(chosen)
+        for n, ci in zip(constrained, chosen):
+            pool[n] = comps[ci]
+        rest = [c for ci, c in enumerate(comps) if ci not in used]
+        rng.shuffle(rest)
+        free = [n for n in positions if n not in set(constrained)]
+        for n, c in zip(free, rest):
+            pool[n] = c
     new_zones = {z.idx: list(st.zones[z.idx]) for z in hidden}  # zone lists are copy-on-write
     for c in pool:
         st.marks.pop(c.id, None)
@@ -51,3 +94,142 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
     g._listing = None  # the listing belonged to the state before the resampling
     return g
 
+
+class _Allows:
+    """Which components each marked place may receive, from the ruleset's knowledge functions;
+    memoised per (component's attributes, marks), since a knowledge function reads nothing else."""
+
+    def __init__(self, st: Any, fns: dict[str, list[Any]], memo: dict[tuple, bool], sigs: dict[int, tuple]) -> None:
+        self.st, self.fns, self.memo, self.sigs = st, fns, memo, sigs
+
+    def sig(self, c: Any) -> tuple:
+        got = self.sigs.get(c.id)
+        if got is None:
+            got = self.sigs[c.id] = (c.kind, tuple(sorted((k, repr(v)) for k, v in c.d.items() if k != "name")))
+        return got
+
+    def table(self, comps: list[Any], place_marks: list[tuple]) -> list[list[bool]]:
+        """`ok[c][p]`: component `comps[c]` fits every mark of place `p`."""
+        reprs = [repr(ms) for ms in place_marks]
+        memo = self.memo
+        rows: dict[tuple, list[bool]] = {}
+        out = []
+        for c in comps:
+            sig = self.sig(c)
+            row = rows.get(sig)
+            if row is None:
+                row = []
+                for ms, r in zip(place_marks, reprs):
+                    key = (sig, r)
+                    got = memo.get(key)
+                    if got is None:
+                        got = memo[key] = all(bool(f(c, m)) for f in self.fns.get(c.kind, ()) for m in ms)
+                    row.append(got)
+                rows[sig] = row
+            out.append(row)
+        return out
+
+
+def _knowledge(game: Any) -> _Allows | None:
+    """The ruleset's knowledge functions by component kind, as an `_Allows` (None without any)."""
+    decls = game.ruleset.knowledge
+    if not decls:
+        return None
+    st = game.st
+    fns: dict[str, list[Any]] = {}
+    for d in decls:
+        fn = next(f for f in game.ruleset.fns if f.name == d.name)
+        for kind in fn.params[0].type.members:
+            fns.setdefault(kind, []).append(ruleset_fn(st, d.name))
+    key = (game.ruleset.content_hash, repr(sorted(st.options.items())))
+    memo = _MEMO.setdefault(key, {})
+    return _Allows(st, fns, memo, _SIGS.setdefault(key, {}))
+
+
+_MEMO: dict[tuple[str, str], dict[tuple, bool]] = {}  # (content hash, options) -> {(attributes, marks): allowed}
+_SIGS: dict[tuple[str, str], dict[int, tuple]] = {}  # (content hash, options) -> {component id: its attributes}
+
+
+def sample_filling(ok: list[list[bool]], rng: random.Random) -> list[int]:
+    """Distinct components for k places, uniformly among the fillings where component `c` goes
+    only to places `p` with `ok[c][p]`: returns the component index of each place.
+
+    Raises `Inconsistent` when there is no such filling."""
+    k = len(ok[0]) if ok else 0
+    if k > MAX_EXACT:
+        return _fill_greedily(ok, k, rng)
+    groups: dict[int, list[int]] = {}
+    for ci, row in enumerate(ok):
+        mask = sum(1 << p for p, good in enumerate(row) if good)
+        if mask:
+            groups.setdefault(mask, []).append(ci)
+    masks = list(groups)
+    full = (1 << k) - 1
+    # f[i][S]: ways to fill exactly the places S with components of the first i groups
+    f = [{0: 1}]
+    for mask in masks:
+        n = len(groups[mask])
+        prev: dict[int, int] = f[-1]
+        cur: dict[int, int] = {}
+        for s, ways in prev.items():
+            free = mask & ~s
+            t = free
+            while True:  # every subset t of the group's free places, the empty one included
+                cur[s | t] = cur.get(s | t, 0) + ways * _falling(n, bin(t).count("1"))
+                if t == 0:
+                    break
+                t = (t - 1) & free
+        f.append(cur)
+    total = f[-1].get(full, 0)
+    if total == 0:
+        raise Inconsistent("no deal of the hidden components fits every mark: a knowledge function contradicts the real deal")
+    out = [0] * k
+    s = full
+    for i in range(len(masks), 0, -1):
+        mask = masks[i - 1]
+        members = groups[mask]
+        n = len(members)
+        options = []
+        t = s & mask
+        while True:
+            ways = f[i - 1].get(s & ~t, 0) * _falling(n, bin(t).count("1"))
+            if ways:
+                options.append((t, ways))
+            if t == 0:
+                break
+            t = (t - 1) & (s & mask)
+        r = rng.randrange(sum(w for _t, w in options))
+        for t, ways in options:
+            if r < ways:
+                break
+            r -= ways
+        places = [p for p in range(k) if t >> p & 1]
+        for p, ci in zip(places, rng.sample(members, len(places))):
+            out[p] = ci
+        s &= ~t
+    return out
+
+
+def _falling(n: int, j: int) -> int:
+    out = 1
+    for x in range(n - j + 1, n + 1):
+        out *= x
+    return out
+
+
+def _fill_greedily(ok: list[list[bool]], k: int, rng: random.Random) -> list[int]:
+    """Places filled one by one among the components each allows (not uniform; see the module
+    docstring), restarting when a place is left with no candidate."""
+    for _attempt in range(1000):
+        taken: set[int] = set()
+        out = []
+        for p in range(k):
+            cands = [ci for ci, row in enumerate(ok) if row[p] and ci not in taken]
+            if not cands:
+                break
+            ci = rng.choice(cands)
+            taken.add(ci)
+            out.append(ci)
+        else:
+            return out
+    raise Inconsistent("no deal of the hidden components fits every mark after 1000 attempts")
