@@ -4,8 +4,9 @@
 - `greedy`: one-ply lookahead. Each legal move is tried on `samples` determinised copies of
   the game (`search.determinise.determinise`: hidden cards dealt again as the seat could imagine
   them); a move is worth its outcome for the seat when it ends the game (1 for a win, 0.5 for
-  a draw, 0 for a loss, the team score in a team game), else the rules' own score where they
-  declare one (`fn score(s: seat)` or `fn score()`), else nothing. The best average wins,
+  a draw, 0 for a loss, the team score in a team game), else the rules' own estimate where they
+  declare one (`fn heuristic`, else `fn score`, of one seat or none: `search.values.estimate_fn`),
+  else nothing. The best average wins,
   ties broken at random.
 - `ismcts`: information-set MCTS with re-determinisation (`search.ismcts`).
 - `policy`, `policy:NAME`: a policy the ruleset writes as rule text (`search.policy`).
@@ -23,7 +24,8 @@ import time
 from typing import Any, Protocol
 
 from search.determinise import determinise
-from search.values import outcome_value
+from runtime.builtins_search import ruleset_fn
+from search.values import estimate_fn, outcome_value
 
 BOTS = ("random", "greedy", "mcts", "ismcts", "policy")
 
@@ -53,14 +55,11 @@ class GreedyBot:
     def value(self, game: Any, seat: int) -> float:
         if game.terminal:
             return outcome_value(game.outcome, seat)
-        for args in ((seat,), ()):
-            try:
-                score = game.call("score", *args)
-            except ValueError:  # no such function, or not with these parameters
-                continue
-            if isinstance(score, (int, float)) and not isinstance(score, bool):
-                return float(score)
-        return 0.0
+        f = estimate_fn(game.ruleset)
+        if f is None:
+            return 0.0
+        v = ruleset_fn(game.st, f.name)(*((seat,) if f.params else ()))
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:

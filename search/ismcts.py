@@ -20,8 +20,9 @@ moves, and are cut after `rollout_plies` plies; a cut playout is valued by the r
 in a team game the value itself, in a competitive one 1 for the leading seat, 0.5 for a tie and
 0 behind. A finished game is valued by its outcome (`search.bots.outcome_value`).
 
-The budget is `seconds` of wall-clock per decision (checked between iterations, so a decision
-overruns by at most one iteration), or exactly `iterations` iterations: then the same seed plays
+The budget is `seconds` of wall-clock per decision (checked between iterations: the search stops
+when less than half a mean iteration is left, so a decision's time centres on the budget), or
+exactly `iterations` iterations: then the same seed plays
 the same games on any machine.
 """
 
@@ -78,15 +79,20 @@ class IsmctsBot:
         n = game.st.nseats
         root = _Node(n)
         scale = [1e-9]  # the largest reward seen: UCB's exploration term is scaled to it
-        deadline = time.perf_counter() + self.seconds
+        start = time.perf_counter()
+        deadline = start + self.seconds
         done = 0
-        while done < self.iterations if self.iterations is not None else (done < 1 or time.perf_counter() < deadline):
+        now = start
+        # with a time budget, stop when the next iteration would more likely end past the deadline
+        # than before it (half the mean iteration left): the decision's time centres on the budget
+        while done < self.iterations if self.iterations is not None else (done < 1 or now + (now - start) / done / 2 < deadline):
             self._iterate(determinise(game, seat, self.rng), seat, root, n, scale)
             done += 1
+            now = time.perf_counter()
         self.last_iterations = done
         keys = {edge(m): m for m in moves}
         ranked = [(child.visits, child.totals[seat] / max(child.visits, 1), k) for k, child in root.children.items() if k in keys]
-        return keys[max(ranked)[2]] if ranked else moves[self.rng.randrange(len(moves))]
+        return keys[max(ranked, key=lambda r: (r[0], r[1]))[2]] if ranked else moves[self.rng.randrange(len(moves))]
 
     def _select(self, world: Any, actor: int, node: _Node) -> tuple[Any, _Node]:
         """The move `actor` plays at `node` in `world` (UCB1 on availability counts, progressive
