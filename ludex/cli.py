@@ -70,6 +70,7 @@ def _register_all() -> None:
 
     designer_commands.register(app)
     service_commands.register(app)
+    __import__("ludex.tournament_commands", fromlist=["register"]).register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):
             info.cls = _Command

@@ -23,8 +23,8 @@ import random
 import time
 from typing import Any, Protocol
 
-from search.determinise import determinise
 from runtime.builtins_search import ruleset_fn
+from search.determinise import determinise
 from search.values import estimate_fn, outcome_value
 
 BOTS = ("random", "greedy", "mcts", "ismcts", "policy")

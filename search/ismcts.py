@@ -15,7 +15,9 @@ imagine, so the search never lets a seat act on its true hidden cards, which it 
 Progressive widening (Coulom 2007; Chaslot et al. 2008) bounds the children of a node to
 `widen * visits ** 0.5` (at least one), so a step with hundreds of legal moves is still searched
 below its first ply. Playouts follow a rule-text policy (`rollout`, search.policy) or random
-moves, and are cut after `rollout_plies` plies; a cut playout is valued by the ruleset's
+moves, and are cut after `rollout_plies` plies (by default 50 with a policy; with random moves 0
+when the ruleset declares `fn heuristic`, whose estimate is better than random play, else 10);
+a cut playout is valued by the ruleset's
 `fn heuristic` (per seat `heuristic(s)`, or `heuristic()` for the team), else its `fn score`:
 in a team game the value itself, in a competitive one 1 for the leading seat, 0.5 for a tie and
 0 behind. A finished game is valued by its outcome (`search.bots.outcome_value`).
@@ -59,6 +61,10 @@ def edge(move: Any) -> Any:
     return key
 
 
+def _declares_heuristic(game: Any) -> bool:
+    return any(f.name == "heuristic" for f in game.ruleset.fns)
+
+
 class IsmctsBot:
     """Single-observer ISMCTS with re-determinisation at other seats' nodes (module docstring).
 
@@ -67,7 +73,7 @@ class IsmctsBot:
     random moves). Reproducible under `rng`'s seed when `iterations` is given."""
 
     def __init__(self, rng: random.Random, seconds: float = 0.2, iterations: int | None = None, c: float = 0.7,
-                 rollout: str | None = None, rollout_plies: int = 10, widen: float = 2.0,
+                 rollout: str | None = None, rollout_plies: int | None = None, widen: float = 2.0,
                  redeterminise: bool = True) -> None:
         self.rng, self.seconds, self.iterations, self.c = rng, seconds, iterations, c
         self.rollout, self.rollout_plies, self.widen, self.redeterminise = rollout, rollout_plies, widen, redeterminise
@@ -78,6 +84,9 @@ class IsmctsBot:
             return moves[0]
         n = game.st.nseats
         root = _Node(n)
+        self._plies = self.rollout_plies
+        if self._plies is None:  # a policy's playouts are worth playing on; random ones only without an estimate
+            self._plies = 50 if self.rollout is not None else (0 if _declares_heuristic(game) else 10)
         scale = [1e-9]  # the largest reward seen: UCB's exploration term is scaled to it
         start = time.perf_counter()
         deadline = start + self.seconds
@@ -145,7 +154,7 @@ class IsmctsBot:
                 break
             node = child
         plies = 0
-        while not world.terminal and plies < self.rollout_plies:
+        while not world.terminal and plies < (self._plies or 0):
             d = world.decision()
             if d.stuck or not d.seats:
                 break
