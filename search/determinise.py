@@ -62,7 +62,7 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
         by_kind.setdefault(c.kind, []).append(n)
     pool: list[Any] = [None] * len(old)
     for positions in by_kind.values():
-        comps = [old[n] for n in positions]
+        comps = sorted((old[n] for n in positions), key=lambda c: c.id)  # the same set, the same tables
         constrained = [n for n in positions if marks[n] and allows is not None]
         if not constrained:
             rng.shuffle(comps)
@@ -70,7 +70,7 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
                 pool[n] = c
             continue
         ok = allows.table(comps, [marks[n] for n in constrained])  # type: ignore[union-attr]
-        chosen = sample_filling(ok, rng)
+        chosen = sample_filling(ok, rng, allows.groups(ok))  # type: ignore[union-attr]
         used = set(chosen)
         for n, ci in zip(constrained, chosen):
             pool[n] = comps[ci]
@@ -99,8 +99,17 @@ class _Allows:
     """Which components each marked place may receive, from the ruleset's knowledge functions;
     memoised per (component's attributes, marks), since a knowledge function reads nothing else."""
 
-    def __init__(self, st: Any, fns: dict[str, list[Any]], memo: dict[tuple, bool], sigs: dict[int, tuple]) -> None:
-        self.st, self.fns, self.memo, self.sigs = st, fns, memo, sigs
+    def __init__(self, st: Any, fns: dict[str, list[Any]], memo: dict[tuple, bool], sigs: dict[int, tuple],
+                 tables: dict[tuple, list[list[bool]]]) -> None:
+        self.st, self.fns, self.memo, self.sigs, self.tables = st, fns, memo, sigs, tables
+        self.grouped: dict[int, tuple[list[list[bool]], dict[int, list[int]]]] = _GROUPED
+
+    def groups(self, ok: list[list[bool]]) -> dict[int, list[int]]:
+        """`mask_groups(ok)`, kept with the table."""
+        got = self.grouped.get(id(ok))
+        if got is None or got[0] is not ok:
+            got = self.grouped[id(ok)] = (ok, mask_groups(ok))
+        return got[1]
 
     def sig(self, c: Any) -> tuple:
         got = self.sigs.get(c.id)
@@ -109,8 +118,13 @@ class _Allows:
         return got
 
     def table(self, comps: list[Any], place_marks: list[tuple]) -> list[list[bool]]:
-        """`ok[c][p]`: component `comps[c]` fits every mark of place `p`."""
+        """`ok[c][p]`: component `comps[c]` fits every mark of place `p` (kept for the same
+        components and marks, which a search asks for again and again)."""
         reprs = [repr(ms) for ms in place_marks]
+        key = (tuple(c.id for c in comps), tuple(reprs))
+        got = self.tables.get(key)
+        if got is not None:
+            return got
         memo = self.memo
         rows: dict[tuple, list[bool]] = {}
         out = []
@@ -120,13 +134,17 @@ class _Allows:
             if row is None:
                 row = []
                 for ms, r in zip(place_marks, reprs):
-                    key = (sig, r)
-                    got = memo.get(key)
+                    mkey = (sig, r)
+                    got = memo.get(mkey)
                     if got is None:
-                        got = memo[key] = all(bool(f(c, m)) for f in self.fns.get(c.kind, ()) for m in ms)
+                        got = memo[mkey] = all(bool(f(c, m)) for f in self.fns.get(c.kind, ()) for m in ms)
                     row.append(got)
                 rows[sig] = row
             out.append(row)
+        if len(self.tables) >= 1024:
+            self.tables.clear()
+            self.grouped.clear()
+        self.tables[key] = out
         return out
 
 
@@ -143,43 +161,39 @@ def _knowledge(game: Any) -> _Allows | None:
             fns.setdefault(kind, []).append(ruleset_fn(st, d.name))
     key = (game.ruleset.content_hash, repr(sorted(st.options.items())))
     memo = _MEMO.setdefault(key, {})
-    return _Allows(st, fns, memo, _SIGS.setdefault(key, {}))
+    return _Allows(st, fns, memo, _SIGS.setdefault(key, {}), _OK.setdefault(key, {}))
 
 
 _MEMO: dict[tuple[str, str], dict[tuple, bool]] = {}  # (content hash, options) -> {(attributes, marks): allowed}
 _SIGS: dict[tuple[str, str], dict[int, tuple]] = {}  # (content hash, options) -> {component id: its attributes}
+_GROUPED: dict[int, tuple[list[list[bool]], dict[int, list[int]]]] = {}  # id(ok table) -> (it, its mask groups)
+_OK: dict[tuple[str, str], dict[tuple, list[list[bool]]]] = {}  # (content hash, options) -> {(ids, marks): ok table}
 
 
-def sample_filling(ok: list[list[bool]], rng: random.Random) -> list[int]:
-    """Distinct components for k places, uniformly among the fillings where component `c` goes
-    only to places `p` with `ok[c][p]`: returns the component index of each place.
-
-    Raises `Inconsistent` when there is no such filling."""
-    k = len(ok[0]) if ok else 0
-    if k > MAX_EXACT:
-        return _fill_greedily(ok, k, rng)
+def mask_groups(ok: list[list[bool]]) -> dict[int, list[int]]:
+    """The components (indices into `ok`) by the mask of places they allow, those allowing none left out."""
     groups: dict[int, list[int]] = {}
     for ci, row in enumerate(ok):
         mask = sum(1 << p for p, good in enumerate(row) if good)
         if mask:
             groups.setdefault(mask, []).append(ci)
+    return groups
+
+
+def sample_filling(ok: list[list[bool]], rng: random.Random, groups: dict[int, list[int]] | None = None) -> list[int]:
+    """Distinct components for k places, uniformly among the fillings where component `c` goes
+    only to places `p` with `ok[c][p]`: returns the component index of each place. `groups`,
+    when given, is `mask_groups(ok)`.
+
+    Raises `Inconsistent` when there is no such filling."""
+    k = len(ok[0]) if ok else 0
+    if k > MAX_EXACT:
+        return _fill_greedily(ok, k, rng)
+    if groups is None:
+        groups = mask_groups(ok)
     masks = list(groups)
     full = (1 << k) - 1
-    # f[i][S]: ways to fill exactly the places S with components of the first i groups
-    f = [{0: 1}]
-    for mask in masks:
-        n = len(groups[mask])
-        prev: dict[int, int] = f[-1]
-        cur: dict[int, int] = {}
-        for s, ways in prev.items():
-            free = mask & ~s
-            t = free
-            while True:  # every subset t of the group's free places, the empty one included
-                cur[s | t] = cur.get(s | t, 0) + ways * _falling(n, bin(t).count("1"))
-                if t == 0:
-                    break
-                t = (t - 1) & free
-        f.append(cur)
+    f = _counts(k, tuple((mask, len(groups[mask])) for mask in masks))
     total = f[-1].get(full, 0)
     if total == 0:
         raise Inconsistent("no deal of the hidden components fits every mark: a knowledge function contradicts the real deal")
@@ -208,6 +222,36 @@ def sample_filling(ok: list[list[bool]], rng: random.Random) -> list[int]:
             out[p] = ci
         s &= ~t
     return out
+
+
+def _counts(k: int, groups: tuple[tuple[int, int], ...]) -> list[dict[int, int]]:
+    """`f[i][S]`: the ways to fill exactly the places S with distinct components of the first i
+    groups, a group being (mask of the places its components allow, how many components). A
+    search asks again and again with the same groups (the same marks, the same unseen
+    components), so the tables are kept, a bounded number of them."""
+    got = _TABLES.get((k, groups))
+    if got is not None:
+        return got
+    f: list[dict[int, int]] = [{0: 1}]
+    for mask, n in groups:
+        prev = f[-1]
+        cur: dict[int, int] = {}
+        for s, ways in prev.items():
+            free = mask & ~s
+            t = free
+            while True:  # every subset t of the group's free places, the empty one included
+                cur[s | t] = cur.get(s | t, 0) + ways * _falling(n, bin(t).count("1"))
+                if t == 0:
+                    break
+                t = (t - 1) & free
+        f.append(cur)
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()
+    _TABLES[(k, groups)] = f
+    return f
+
+
+_TABLES: dict[tuple[int, tuple[tuple[int, int], ...]], list[dict[int, int]]] = {}
 
 
 def _falling(n: int, j: int) -> int:
