@@ -378,7 +378,9 @@ class Checker:
         for r in d.rules:
             move = moves.get(r.move)
             if move is None:
-                self.rep.error(r.span, f"policy '{d.name}' names move '{r.move}' that does not exist", suggest(r.move, moves, "moves"))
+                # a warning: a policy written for a game still plays a variant that removes a move
+                self.rep.warning(r.span, f"policy '{d.name}' names move '{r.move}' that does not exist: the rule is skipped",
+                                 suggest(r.move, moves, "moves"))
                 continue
             rep, self.rep = self.rep, Reporter(self.rep.texts)  # the move's domains are reported at the move
             scope = self._binders(move.params, {})

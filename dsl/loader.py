@@ -242,6 +242,9 @@ def _compile_policies(groups: dict[str, list]) -> None:
     for i, p in enumerate(groups["policies"]):
         rules = []
         for k, r in enumerate(p.rules):
+            if r.move not in moves:  # skipped (a warning): a variant removed the move
+                rules.append(r)
+                continue
             params = tuple(A.Param(b.name, A.TypeRef("any"), b.span) for b in moves[r.move].params)
             names = {}
             for part in ("when", "by"):

@@ -55,9 +55,13 @@ def test_what_the_seat_sees_may_be_read():
     assert _diags("policy look { poke when k.n == 6 by k.n \"the others' cards are in view\"\n play by size(pile) }") == []
 
 
-def test_a_policy_naming_an_unknown_move_is_a_diagnostic():
-    [d] = _diags("policy typo { plya }")
-    assert d.message == "policy 'typo' names move 'plya' that does not exist" and "play" in d.hint
+def test_a_policy_naming_an_unknown_move_is_a_warning_and_the_rule_is_skipped():
+    [warn, err] = _diags("policy typo { plya }\nfn broken() -> int = nope")
+    assert warn.severity == "warning" and "play" in warn.hint and err.severity == "error"
+    assert warn.message == "policy 'typo' names move 'plya' that does not exist: the rule is skipped"
+    rs = load_ruleset("battle_line", ["advanced_claims"])  # the variant removes end_claims, which the policy names
+    g = Game.new(rs, 2, {}, seed=1)
+    assert choose(g, g.legal_moves(0)).name in {m.name for m in g.legal_moves(0)}
 
 
 def test_the_runner_plays_the_first_rule_that_applies_and_the_best_by_its_key():
