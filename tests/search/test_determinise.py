@@ -13,6 +13,8 @@ import random
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 from dsl import load_from_sources, load_ruleset
@@ -33,44 +35,48 @@ def _hidden(game, seat):
     return [(z.idx, k, c) for z in st.zone_refs if not z.visible_to(seat) for k, c in enumerate(st.zones[z.idx])]
 
 
-def _random_positions(count: int, seed: int):
-    """Hanabi positions after a random number of moves of random play that hints often."""
-    rs = load_ruleset("hanabi")
+def _position(seed: int, seats: int, plies: int, hint_share: float):
+    """A Hanabi position after `plies` moves of random play that hints with probability `hint_share`
+    (None when the game ended before)."""
     rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        g = Game.new(rs, rng.choice([2, 3]), {}, seed=rng.randrange(10**9))
-        for _ in range(rng.randrange(4, 40)):
-            if g.terminal:
-                break
-            seat = g.decision().seats[0]
-            moves = g.legal_moves(seat)
-            hints = [m for m in moves if m.name.startswith("hint")]
-            pick = hints if hints and rng.random() < 0.7 else moves
-            g.apply(seat, pick[rng.randrange(len(pick))])
-        if not g.terminal:
-            out.append(g)
-    return out
-
-
-def test_ten_thousand_sampled_worlds_never_contradict_a_mark():
-    rng = random.Random(7)
-    marked = 0
-    for g in _random_positions(100, seed=3):
+    g = Game.new(load_ruleset("hanabi"), seats, {}, seed=seed)
+    for _ in range(plies):
+        if g.terminal:
+            return None
         seat = g.decision().seats[0]
-        before = _hidden(g, seat)
-        seen = {z.key: list(g.st.zones[z.idx]) for z in g.st.zone_refs if z.visible_to(seat)}
-        for _ in range(100):
-            w = determinise(g, seat, rng)
-            after = _hidden(w, seat)
-            assert sorted(c.name for *_p, c in after) == sorted(c.name for *_p, c in before), "the same cards, dealt again"
-            for i, k, c in after:
-                marks = w.st.marks.get(c.id, ())
-                marked += bool(marks)
-                assert marks == g.st.marks.get(before[[(a, b) for a, b, _c in before].index((i, k))][2].id, ())
-                assert all(_says(c, m) for m in marks), f"{c.name} at {w.st.zone_refs[i].key}@{k} contradicts {marks}"
-            assert {z.key: list(w.st.zones[z.idx]) for z in w.st.zone_refs if z.visible_to(seat)} == seen
-    assert marked > 10_000, "the positions carry hints to respect"
+        moves = g.legal_moves(seat)
+        hints = [m for m in moves if m.name.startswith("hint")]
+        pick = hints if hints and rng.random() < hint_share else moves
+        g.apply(seat, pick[rng.randrange(len(pick))])
+    return None if g.terminal else g
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), seats=st.sampled_from([2, 3]), plies=st.integers(4, 40), hint_share=st.floats(0.3, 0.9))
+def test_sampled_worlds_never_contradict_a_mark(seed, seats, plies, hint_share):
+    """100 positions x 100 worlds: 10,000 sampled worlds, each checked place by place."""
+    g = _position(seed, seats, plies, hint_share)
+    assume(g is not None)
+    seat = g.decision().seats[0]
+    before = _hidden(g, seat)
+    marks_at = {(i, k): g.st.marks.get(c.id, ()) for i, k, c in before}
+    seen = {z.key: list(g.st.zones[z.idx]) for z in g.st.zone_refs if z.visible_to(seat)}
+    rng = random.Random(seed)
+    for _ in range(100):
+        w = determinise(g, seat, rng)
+        after = _hidden(w, seat)
+        assert sorted(c.name for *_p, c in after) == sorted(c.name for *_p, c in before), "the same cards, dealt again"
+        for i, k, c in after:
+            marks = w.st.marks.get(c.id, ())
+            assert marks == marks_at[(i, k)], "a place keeps its marks"
+            assert all(_says(c, m) for m in marks), f"{c.name} at {w.st.zone_refs[i].key}@{k} contradicts {marks}"
+        assert {z.key: list(w.st.zones[z.idx]) for z in w.st.zone_refs if z.visible_to(seat)} == seen
+
+
+def test_the_positions_carry_marks_on_hidden_cards():
+    g = _position(1, 2, 30, 0.9)
+    seat = g.decision().seats[0]
+    assert sum(bool(g.st.marks.get(c.id)) for *_p, c in _hidden(g, seat)) >= 3
 
 
 def _small_position():
