@@ -6,8 +6,8 @@ again among those places; each place keeps the kind of component it held (a card
 its deck) and its marks, so the seat's view of the sampled world is exactly its view of the real
 one. What a mark tells about its component is rule text (`knowledge FN`, docs/language.md
 "Knowledge"): a place with marks receives only a component for which `FN(component, mark)`
-holds for each of its marks. Cards the seat sees, and cards played or discarded face up, stay
-where they are: they are facts.
+holds for each of its marks. Cards the seat sees, cards played or discarded face up, and cards a
+standing `reveal` showed (still in the zone revealed) stay where they are: they are facts.
 
 Sampling is exact and uniform over the consistent deals. Per kind, the marked places (the
 constrained ones, k of them) are few; each component allows a subset of them (a mask of k bits),
@@ -53,7 +53,8 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
     g = game.clone()
     st = g.st
     hidden = [z for z in st.zone_refs if not z.visible_to(seat) and st.zones[z.idx]]
-    slots = [(z.idx, k) for z in hidden for k in range(len(st.zones[z.idx]))]
+    shown = _shown(st)
+    slots = [(z.idx, k) for z in hidden for k, c in enumerate(st.zones[z.idx]) if (z.key, c.name) not in shown]
     old = [st.zones[i][k] for i, k in slots]
     marks = [st.marks.get(c.id) for c in old]
     allows = _knowledge(g)
@@ -146,6 +147,12 @@ class _Allows:
             self.grouped.clear()
         self.tables[key] = out
         return out
+
+
+def _shown(st: Any) -> set[tuple[str, str]]:
+    """(zone key, component name) of the components a standing reveal showed every seat and that
+    still lie in the zone revealed: facts, which a determinisation leaves in place."""
+    return {(r["zone"], name) for r in st.reveals for name in r["components"]}
 
 
 def _knowledge(game: Any) -> _Allows | None:

@@ -168,3 +168,29 @@ def test_a_toy_game_declares_its_knowledge_and_worlds_respect_it():
     got = {determinise(g, 0, rng).st.zones[next(z.idx for z in g.st.zone_refs if z.key == "mine[0]")][0].d["n"] % 2
            for _ in range(50)}
     assert got == {mine.d["n"] % 2}
+
+
+SHOWS = """
+game shows
+component chip(n: int)
+components chips = [chip(n) for n in 1..8]
+zone bag: chip hidden ordered = chips
+zone hand: per seat chip owner ordered = [] "only its owner sees it"
+setup { shuffle bag  for s in seats { draw 3 from bag to hand[s] } }
+step play then stay
+move show() during play { reveal hand[actor]  goto other_step }
+step other_step then stay
+move wait() during other_step { }
+"""
+
+
+def test_cards_a_reveal_showed_stay_where_they_are():
+    rs = load_from_sources((("shows.ludex", SHOWS),))
+    g = Game.new(rs, 2, {}, seed=3)
+    g.apply(0, g.legal_moves(0)[0])  # seat 0 shows its hand to everyone
+    hand0 = next(z.idx for z in g.st.zone_refs if z.key == "hand[0]")
+    bag = next(z.idx for z in g.st.zone_refs if z.key == "bag")
+    rng = random.Random(0)
+    worlds = [determinise(g, 1, rng) for _ in range(30)]
+    assert all(w.st.zones[hand0] == g.st.zones[hand0] for w in worlds), "a revealed hand is a fact"
+    assert len({tuple(c.name for c in w.st.zones[bag]) for w in worlds}) > 1, "the bag is still dealt again"
