@@ -16,7 +16,10 @@ Progressive widening (Coulom 2007; Chaslot et al. 2008) bounds the children of a
 `widen * visits ** 0.5` (at least one), so a step with hundreds of legal moves is still searched
 below its first ply. Playouts follow a rule-text policy (`rollout`, search.policy) or random
 moves, and are cut after `rollout_plies` plies (by default 50 with a policy; with random moves 0
-when the ruleset declares `fn heuristic`, whose estimate is better than random play, else 10);
+when the ruleset declares a team estimate `fn heuristic()`, else 10: in a cooperative game
+random moves mostly destroy what the team built, so the estimate of the position itself is worth
+more, while in a competitive one a few random moves still tell who is ahead; measured: Balloon
+Cup at 0.1 s a move won 8 of 10 games against random with 10 random plies, 6 of 10 with none);
 a cut playout is valued by the ruleset's
 `fn heuristic` (per seat `heuristic(s)`, or `heuristic()` for the team), else its `fn score`:
 in a team game the value itself, in a competitive one 1 for the leading seat, 0.5 for a tie and
@@ -61,8 +64,9 @@ def edge(move: Any) -> Any:
     return key
 
 
-def _declares_heuristic(game: Any) -> bool:
-    return any(f.name == "heuristic" for f in game.ruleset.fns)
+def _team_heuristic(game: Any) -> bool:
+    """Whether the ruleset declares a team estimate, `fn heuristic()` (no seat)."""
+    return any(f.name == "heuristic" and not f.params for f in game.ruleset.fns)
 
 
 class IsmctsBot:
@@ -86,7 +90,7 @@ class IsmctsBot:
         root = _Node(n)
         self._plies = self.rollout_plies
         if self._plies is None:  # a policy's playouts are worth playing on; random ones only without an estimate
-            self._plies = 50 if self.rollout is not None else (0 if _declares_heuristic(game) else 10)
+            self._plies = 50 if self.rollout is not None else (0 if _team_heuristic(game) else 10)
         scale = [1e-9]  # the largest reward seen: UCB's exploration term is scaled to it
         start = time.perf_counter()
         deadline = start + self.seconds
