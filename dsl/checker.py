@@ -364,6 +364,25 @@ class Checker:
         if len(fn.params) != 2 or not set(fn.params[0].type.members) <= set(comps) or (fn.returns is not None and fn.returns.name != "bool"):
             self.rep.error(d.span, f"knowledge '{d.name}': the function must be `fn {d.name}(c: COMPONENT, m: T) -> bool`",
                            "its first parameter is the hidden component, its second one of the component's marks")
+            return
+        state = self._state_read(fn, set())
+        if state:
+            self.rep.error(d.span, f"knowledge '{d.name}' reads the game's state ({state}): it may read only the component and the mark",
+                           "a mark's meaning is the same in every position; search keeps its answers per component and mark")
+
+    def _state_read(self, fn: A.FnDecl, seen: set[str]) -> str:
+        """The first zone, variable or changing special name `fn` (or a function it calls) reads, or ''."""
+        seen.add(fn.name)
+        stateful = set(self.by_kind.get("zone", {})) | set(self.by_kind.get("var", {})) | {"actor", "current", "ply", "step"}
+        local = {p.name for p in fn.params} | {n.args[0] for n in walk(fn.body) if n.op in ("let_expr", "comp_for")}
+        for n in walk(fn.body):
+            if n.op == "name" and n.args[0] in stateful and n.args[0] not in local:
+                return n.args[0]
+            if n.op in ("call", "gen_call") and n.args[0] in self.by_kind.get("fn", {}) and n.args[0] not in seen:
+                got = self._state_read(self.by_kind["fn"][n.args[0]], seen)
+                if got:
+                    return got
+        return ""
 
     def _decl_policy(self, d: A.PolicyDecl) -> None:
         """Each rule names a move; `when` is a condition and `by` a number over the move's

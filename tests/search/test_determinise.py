@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from dsl import load_from_sources, load_ruleset
+from dsl import check_text, load_from_sources, load_ruleset
 from runtime import Game
 from search.determinise import Inconsistent, determinise, sample_filling
 
@@ -194,3 +194,9 @@ def test_cards_a_reveal_showed_stay_where_they_are():
     worlds = [determinise(g, 1, rng) for _ in range(30)]
     assert all(w.st.zones[hand0] == g.st.zones[hand0] for w in worlds), "a revealed hand is a fact"
     assert len({tuple(c.name for c in w.st.zones[bag]) for w in worlds}) > 1, "the bag is still dealt again"
+
+
+def test_knowledge_that_reads_the_state_is_refused():
+    text = KNOWS.replace("= c.n % 2 == m", "= c.n % 2 == m and size(bag) > 0")
+    [d] = check_text(text, "knows.ludex")
+    assert d.message == "knowledge 'tagged' reads the game's state (bag): it may read only the component and the mark"
