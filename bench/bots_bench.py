@@ -51,7 +51,7 @@ def team_scores(bot: str, games: int, seed: int, seconds: float) -> tuple[list[f
 def against_random(ruleset: str, bot: str, games: int, seed: int, seconds: float) -> dict[str, Any]:
     """`bot` against `random`, `games` games with the seats rotated: its wins, its mean score, its
     decision times."""
-    results = [play_game(c) for c in schedule(ruleset, [bot, "random"], games, seed, seconds=seconds, max_plies=3000)]
+    results = [play_game(c) for c in schedule(ruleset, [bot, "random"], games, seed, seconds=seconds, max_plies=1000)]
     wins, scores = 0, []
     for r in results:
         o = r["outcome"]
