@@ -4,7 +4,8 @@
   score (fewer games: it thinks S seconds a move).
 - Each competitive game (Balloon Cup, Battle Line, Weather Machine when it ships a policy): the
   share of games `ismcts`, `greedy` and the policy win against `random`, seats rotated
-  (`search.tournament`), and for Weather Machine the policy's mean CP (its seat's score).
+  (`search.tournament`; a game cut at 1000 plies is not a win), and the mean final score of the
+  bot's seats (for Weather Machine its CP).
 - The budget: the mean, p10 and p90 of ismcts's seconds per decision (decisions with more than one
   legal move), as a ratio of `--seconds`.
 
