@@ -25,8 +25,9 @@ a cut playout is valued by the ruleset's
 in a team game the value itself, in a competitive one 1 for the leading seat, 0.5 for a tie and
 0 behind. A finished game is valued by its outcome (`search.bots.outcome_value`).
 
-The budget is `seconds` of wall-clock per decision (checked between iterations: the search stops
-when less than half a mean iteration is left, so a decision's time centres on the budget), or
+The budget is `seconds` of wall-clock per decision: the search stops when less than half a mean
+iteration is left, so a decision's time centres on the budget, and an iteration still running at
+the deadline is dropped at its next step (the first iteration always completes); or
 exactly `iterations` iterations: then the same seed plays
 the same games on any machine.
 """
@@ -98,10 +99,15 @@ class IsmctsBot:
         now = start
         # with a time budget, stop when the next iteration would more likely end past the deadline
         # than before it (half the mean iteration left): the decision's time centres on the budget
+        # an iteration after the first is dropped at its next step once the deadline has passed: on a
+        # loaded machine one iteration can span several of the scheduler's time slices
+        self._deadline = math.inf
         while done < self.iterations if self.iterations is not None else (done < 1 or now + (now - start) / done / 2 < deadline):
-            self._iterate(determinise(game, seat, self.rng), seat, root, n, scale)
-            done += 1
+            if self._iterate(determinise(game, seat, self.rng), seat, root, n, scale):
+                done += 1
             now = time.perf_counter()
+            if self.iterations is None:
+                self._deadline = deadline
         self.last_iterations = done
         keys = {edge(m): m for m in moves}
         ranked = [(child.visits, child.totals[seat] / max(child.visits, 1), k) for k, child in root.children.items() if k in keys]
@@ -138,11 +144,15 @@ class IsmctsBot:
             return m, child
         return best
 
-    def _iterate(self, world: Any, seat: int, root: _Node, n: int, scale: list[float]) -> None:
+    def _iterate(self, world: Any, seat: int, root: _Node, n: int, scale: list[float]) -> bool:
+        """One iteration from `world`; False when it was dropped at the deadline (nothing backed up)."""
         self._scale = scale
         path = [root]
         node = root
+        clock = time.perf_counter
         while not world.terminal:
+            if clock() > self._deadline:
+                return False
             d = world.decision()
             if d.stuck or not d.seats:
                 break
@@ -159,6 +169,8 @@ class IsmctsBot:
             node = child
         plies = 0
         while not world.terminal and plies < (self._plies or 0):
+            if clock() > self._deadline:
+                return False
             d = world.decision()
             if d.stuck or not d.seats:
                 break
@@ -172,3 +184,4 @@ class IsmctsBot:
             nd.visits += 1
             for s in range(n):
                 nd.totals[s] += rewards[s]
+        return True
