@@ -11,7 +11,7 @@
 
 Every figure is the median of `--runs` runs (different seeds), each run's value printed too.
 
-    .venv/bin/python bench/bots_bench.py [--games 200] [--greedy-games 200] [--ismcts-games 20] [--seconds 0.1] [--runs 3] [--only hanabi]
+    .venv/bin/python bench/bots_bench.py [--games 200] [--greedy-games 200] [--ismcts-games 20] [--seconds 0.1] [--runs 3] [--only hanabi] [--bots greedy,policy,ismcts]
 
 Not part of the test suite. Prints only; no assertions.
 """
@@ -76,14 +76,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=0.1)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--only", default="", help="one game: hanabi, balloon_cup, battle_line, weather_machine")
+    ap.add_argument("--bots", default="greedy,policy,ismcts", help="the bots to measure")
     args = ap.parse_args()
 
     def median_of(label: str, values: list[float]) -> None:
         print(f"{label}: median {statistics.median(values):.3f}  (runs: {', '.join(f'{v:.3f}' for v in values)})", flush=True)
 
-    if args.only in ("", "hanabi"):
+    bots = args.bots.split(",")
+    if args.only in ("", "hanabi") and "policy" in bots:
         median_of(f"hanabi 2 seats, policy, mean team score, {args.games} games",
                   [statistics.mean(team_scores("policy", args.games, r, args.seconds)[0]) for r in range(args.runs)])
+    if args.only in ("", "hanabi") and "ismcts" in bots:
         runs, ratios = [], []
         for r in range(args.runs):
             scores, times = team_scores("ismcts", args.ismcts_games, r, args.seconds)
@@ -96,6 +99,8 @@ def main() -> None:
             continue
         rs = load_ruleset(game)
         for bot, games in (("greedy", args.greedy_games), ("policy", args.games), ("ismcts", args.ismcts_games)):
+            if bot not in bots:
+                continue
             if bot == "policy" and not rs.policies:
                 print(f"{game}: no policy", flush=True)
                 continue
