@@ -27,7 +27,9 @@ in a team game the value itself, in a competitive one 1 for the leading seat, 0.
 
 The budget is `seconds` of wall-clock per decision: the search stops when less than half a mean
 iteration is left, so a decision's time centres on the budget, and an iteration still running at
-the deadline is dropped at its next step (the first iteration always completes); or
+the deadline is dropped at its next step (the first iteration always completes); what decisions
+still overrun on average (a loaded machine's scheduler) is learnt and taken off the next
+deadline (an integral controller, gain 0.3, at most half the budget); or
 exactly `iterations` iterations: then the same seed plays
 the same games on any machine.
 """
@@ -83,6 +85,7 @@ class IsmctsBot:
         self.rng, self.seconds, self.iterations, self.c = rng, seconds, iterations, c
         self.rollout, self.rollout_plies, self.widen, self.redeterminise = rollout, rollout_plies, widen, redeterminise
         self.last_iterations = 0
+        self._late = 0.0  # seconds subtracted from the budget to centre decisions on it
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:
@@ -94,7 +97,9 @@ class IsmctsBot:
             self._plies = 50 if self.rollout is not None else (0 if _team_heuristic(game) else 10)
         scale = [1e-9]  # the largest reward seen: UCB's exploration term is scaled to it
         start = time.perf_counter()
-        deadline = start + self.seconds
+        # the decisions so far overran by `_late` on average (the last iteration, the scheduler):
+        # aim that much earlier, so the mean decision takes the budget
+        deadline = start + self.seconds - self._late
         done = 0
         now = start
         # with a time budget, stop when the next iteration would more likely end past the deadline
@@ -109,6 +114,9 @@ class IsmctsBot:
             if self.iterations is None:
                 self._deadline = deadline
         self.last_iterations = done
+        if self.iterations is None:
+            late = self._late + 0.3 * (time.perf_counter() - start - self.seconds)
+            self._late = min(max(late, 0.0), self.seconds / 2)
         keys = {edge(m): m for m in moves}
         ranked = [(child.visits, child.totals[seat] / max(child.visits, 1), k) for k, child in root.children.items() if k in keys]
         return keys[max(ranked, key=lambda r: (r[0], r[1]))[2]] if ranked else moves[self.rng.randrange(len(moves))]
