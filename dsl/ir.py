@@ -48,6 +48,7 @@ class Ruleset:
     content_hash: str = attrs.field(default="", eq=False)
     automata: tuple[A.AutomatonDecl, ...] = ()
     spectators: tuple[A.SpectatorsDecl, ...] = ()
+    display: tuple[A.DisplayDecl, ...] = ()  # the viewer's hints (docs/language.md 4.17): no rule reads them
     knowledge: tuple[A.KnowledgeDecl, ...] = ()
     policies: tuple[A.PolicyDecl, ...] = ()
 
@@ -67,8 +68,9 @@ class Ruleset:
 
     def to_data(self) -> dict:
         """Canonical JSON-able form (spans included), used for the hash and IR snapshots."""
-        # automata, spectators, knowledge and policies appear only when declared, so a ruleset without them keeps its hash
-        optional = ("automata", "spectators", "knowledge", "policies")
+        # automata, spectators, display hints, knowledge and policies appear only when declared, so a
+        # ruleset without them keeps its hash
+        optional = ("automata", "spectators", "display", "knowledge", "policies")
         return {f.name: to_data(getattr(self, f.name)) for f in attrs.fields(Ruleset)
                 if f.name not in ("sources", "content_hash") and not (f.name in optional and not getattr(self, f.name))}
 

@@ -30,6 +30,19 @@ from search.values import estimate_fn, outcome_value
 BOTS = ("random", "greedy", "mcts", "ismcts", "policy")
 
 
+def rules_score(game: Any, seat: int) -> float | None:
+    """The rules' own running score of `seat`: `fn score(s: seat)`, else `fn score()` (a
+    team's); None when the rules declare neither (or it is not a number)."""
+    for args in ((seat,), ()):
+        try:
+            score = game.call("score", *args)
+        except ValueError:  # no such function, or not with these parameters
+            continue
+        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            return float(score)
+    return None
+
+
 class Bot(Protocol):
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         """One of `moves` (the legal moves of `seat` in `game`); never changes `game`."""
