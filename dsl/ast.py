@@ -264,6 +264,41 @@ class DisplayDecl(Decl):
     kind: str = attrs.field(default="display", init=False)
 
 
+@attrs.frozen
+class KnowledgeDecl(Decl):
+    """`knowledge FN "doc"`: the function `fn FN(c: COMPONENT, m: T) -> bool` states what a mark m
+    on a component c tells every seat; a world a seat imagines puts in a marked place only a
+    component for which it holds for each of the place's marks (docs/language.md, "Knowledge").
+    `name` is the function's name."""
+
+    kind: str = attrs.field(default="knowledge", init=False)
+
+
+@attrs.frozen
+class PolicyRule:
+    """One line of a policy: the legal moves called `move` whose `when` holds (all when none),
+    the first of them in listing order, or the one with the largest `by` (the first of equals).
+    `when_fn`/`by_fn` name the functions the IR compiles the two expressions into (the move's
+    parameters are their parameters)."""
+
+    move: str
+    when: Node | None = None
+    by: Node | None = None
+    doc: str = ""
+    span: Span | None = attrs.field(default=None, eq=False)
+    when_fn: str = ""
+    by_fn: str = ""
+
+
+@attrs.frozen
+class PolicyDecl(Decl):
+    """`policy NAME "doc" { MOVE [when COND] [by KEY] "doc" ... }`: a way to play written as rule
+    text, a priority list read top down (docs/language.md, "Policies")."""
+
+    rules: tuple[PolicyRule, ...] = ()
+    kind: str = attrs.field(default="policy", init=False)
+
+
 # ---- variant edits ----
 
 

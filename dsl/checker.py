@@ -431,6 +431,69 @@ class Checker:
                 self.rep.error(b.span, f"'{b.name} in ... of ...' picks several at once: it may only be {where}",
                                "move the parameter last")
 
+    def _decl_knowledge(self, d: A.KnowledgeDecl) -> None:
+        """`knowledge FN`: FN is `fn FN(c: COMPONENT, m: T) -> bool` (docs/language.md, "Knowledge")."""
+        fn = self.by_kind.get("fn", {}).get(d.name)
+        if fn is None:
+            self.rep.error(d.span, f"knowledge '{d.name}' names no function",
+                           did_you_mean(d.name, self.by_kind.get("fn", {})) or f"declare `fn {d.name}(c: COMPONENT, m: any) -> bool = ...`")
+            return
+        comps = self.by_kind.get("component", {})
+        if len(fn.params) != 2 or not set(fn.params[0].type.members) <= set(comps) or (fn.returns is not None and fn.returns.name != "bool"):
+            self.rep.error(d.span, f"knowledge '{d.name}': the function must be `fn {d.name}(c: COMPONENT, m: T) -> bool`",
+                           "its first parameter is the hidden component, its second one of the component's marks")
+            return
+        state = self._state_read(fn, set())
+        if state:
+            self.rep.error(d.span, f"knowledge '{d.name}' reads the game's state ({state}): it may read only the component and the mark",
+                           "a mark's meaning is the same in every position; search keeps its answers per component and mark")
+
+    def _state_read(self, fn: A.FnDecl, seen: set[str]) -> str:
+        """The first zone, variable or changing special name `fn` (or a function it calls) reads, or ''."""
+        seen.add(fn.name)
+        stateful = set(self.by_kind.get("zone", {})) | set(self.by_kind.get("var", {})) | {"actor", "current", "ply", "step"}
+        local = {p.name for p in fn.params} | {n.args[0] for n in walk(fn.body) if n.op in ("let_expr", "comp_for")}
+        for n in walk(fn.body):
+            if n.op == "name" and n.args[0] in stateful and n.args[0] not in local:
+                return n.args[0]
+            if n.op in ("call", "gen_call") and n.args[0] in self.by_kind.get("fn", {}) and n.args[0] not in seen:
+                got = self._state_read(self.by_kind["fn"][n.args[0]], seen)
+                if got:
+                    return got
+        return ""
+
+    def _decl_policy(self, d: A.PolicyDecl) -> None:
+        """Each rule names a move; `when` is a condition and `by` a number over the move's
+        parameters; none reads what the seat to act cannot see (`dsl.policy_check`)."""
+        from dsl.policy_check import PolicyReads, binder_sources
+
+        moves = self.by_kind.get("move", {})
+        zones = dict(self.by_kind.get("zone", {}))
+        for e in self.of("entity"):
+            zones.update({z.name: z for z in e.zones})
+        reads = PolicyReads(zones, self.by_kind.get("fn", {}))
+        for r in d.rules:
+            move = moves.get(r.move)
+            if move is None:
+                # a warning: a policy written for a game still plays a variant that removes a move
+                self.rep.warning(r.span, f"policy '{d.name}' names move '{r.move}' that does not exist: the rule is skipped",
+                                 suggest(r.move, moves, "moves"))
+                continue
+            rep, self.rep = self.rep, Reporter(self.rep.texts)  # the move's domains are reported at the move
+            scope = self._binders(move.params, {})
+            self.rep = rep
+            hidden = binder_sources(reads, move)
+            for part, want in (("when", "bool"), ("by", "int")):
+                expr = getattr(r, part)
+                if expr is None:
+                    continue
+                self.expect(expr, scope, want)
+                found = reads.first_hidden_read(expr, hidden)
+                if found is not None:
+                    self.rep.error(found.node.span or r.span, f"policy '{d.name}' reads hidden information: {found.why}",
+                                   "a policy plays with what its seat sees: public zones, sizes, marks (`marks(k)`), "
+                                   "and the cards of others it is shown")
+
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})
         if name not in steps:

@@ -49,16 +49,30 @@ class Ruleset:
     automata: tuple[A.AutomatonDecl, ...] = ()
     spectators: tuple[A.SpectatorsDecl, ...] = ()
     display: tuple[A.DisplayDecl, ...] = ()  # the viewer's hints (docs/language.md 4.17): no rule reads them
+    knowledge: tuple[A.KnowledgeDecl, ...] = ()
+    policies: tuple[A.PolicyDecl, ...] = ()
+
+    def policy(self, name: str | None = None) -> A.PolicyDecl:
+        """The policy called `name`, or the first one declared when `name` is None.
+
+        Raises ValueError naming the policies there are when there is no such policy."""
+        found = next((p for p in self.policies if name is None or p.name == name), None)
+        if found is None:
+            have = ", ".join(p.name for p in self.policies) or "none"
+            what = f"no policy named '{name}'" if name else "no policy"
+            raise ValueError(f"{self.name} declares {what}; its policies: {have}")
+        return found
 
     def option(self, name: str) -> A.OptionDecl | None:
         return next((o for o in self.options if o.name == name), None)
 
     def to_data(self) -> dict:
         """Canonical JSON-able form (spans included), used for the hash and IR snapshots."""
-        # automata, spectators and display hints appear only when declared, so a ruleset without them keeps its hash
+        # automata, spectators, display hints, knowledge and policies appear only when declared, so a
+        # ruleset without them keeps its hash
+        optional = ("automata", "spectators", "display", "knowledge", "policies")
         return {f.name: to_data(getattr(self, f.name)) for f in attrs.fields(Ruleset)
-                if f.name not in ("sources", "content_hash")
-                and not (f.name in ("automata", "spectators", "display") and not getattr(self, f.name))}
+                if f.name not in ("sources", "content_hash") and not (f.name in optional and not getattr(self, f.name))}
 
 
 def to_data(obj: Any) -> Any:

@@ -33,7 +33,7 @@ from dsl.language import CURRENT, target_of
 from dsl.parser import parse_text
 
 _FIELDS = {
-    "automaton": "automata", "spectators": "spectators", "option": "options", "enum": "enums", "const": "consts", "component": "component_types",
+    "automaton": "automata", "spectators": "spectators", "knowledge": "knowledge", "policy": "policies", "option": "options", "enum": "enums", "const": "consts", "component": "component_types",
     "components": "component_sets", "zone": "zones", "entity": "entity_types", "entities": "entity_sets",
     "var": "vars", "fn": "fns", "proc": "procs", "step": "steps", "move": "moves", "trigger": "triggers", "display": "display",
 }
@@ -100,6 +100,14 @@ def _variant_path(game: Path, variant: str) -> Path:
                                      names_hint(variant, names, "variants"))])
 
 
+def _parts(game: Path) -> list[Path]:
+    """The other files of a game folder (`policies.ludex`...), in name order: a `game.ludex` may
+    be continued by header-less `*.ludex` files beside it, read as if appended to it."""
+    if game.name != "game.ludex":
+        return []
+    return sorted(p for p in game.parent.glob("*.ludex") if p.name != "game.ludex")
+
+
 def load_ruleset(ruleset: str, variants: tuple[str, ...] | list[str] = ()) -> Ruleset:
     """Compile a ruleset (bundled name, folder or file) with variants applied in order.
 
@@ -112,6 +120,7 @@ def ruleset_sources(ruleset: str, variants: tuple[str, ...] | list[str] = ()) ->
     """The (file name, text) pairs of a ruleset and its variants, game first. Raises `UnknownRuleset`."""
     game = resolve(ruleset)
     sources = [(_display_name(game), game.read_text(encoding="utf-8"))]
+    sources += [(_display_name(p), p.read_text(encoding="utf-8")) for p in _parts(game)]
     for v in variants:
         vp = _variant_path(game, v)
         sources.append((_display_name(vp), vp.read_text(encoding="utf-8")))
@@ -183,6 +192,12 @@ def _compile(sources: tuple[tuple[str, str], ...], texts: dict[str, str], rep: R
                   f"move it to variants/NAME.ludex, after `variant NAME extends {base.name}`")
     touched: dict[tuple[str, str], str] = {}
     applied = []
+    while extra and extra[0].header == "game" and not extra[0].name:  # a part of the game file (`_parts`)
+        decls += extra[0].decls
+        for e in extra[0].edits:
+            rep.error(e.span, f"`{e.action}` belongs in a variant file, not in a part of the game",
+                      f"move it to variants/NAME.ludex, after `variant NAME extends {base.name}`")
+        extra = extra[1:]
     for f in extra:
         if f.header != "variant":
             rep.error(A.Span(f.path, 1, 1), "a variant file must start with `variant NAME extends BASE`",
@@ -252,9 +267,31 @@ def _build(base: A.SourceFile, variants: tuple[str, ...], decls: list[A.Decl], s
             setup = d
         else:
             groups[_FIELDS[d.kind]].append(d)
+    _compile_policies(groups)
     rs = Ruleset(base.name, base.title, variants, seats, setup=setup, sources=tuple(sources),
                  **{k: tuple(v) for k, v in groups.items()})  # type: ignore[arg-type]
     return attrs.evolve(rs, content_hash=content_hash(rs.to_data()))
+
+
+def _compile_policies(groups: dict[str, list]) -> None:
+    """Each policy rule's `when` and `by` become functions of the move's parameters
+    (`_policy_NAME_I_when`, `_policy_NAME_I_by`), so both back ends compile them as any function."""
+    moves = {m.name: m for m in groups["moves"]}
+    for i, p in enumerate(groups["policies"]):
+        rules = []
+        for k, r in enumerate(p.rules):
+            if r.move not in moves:  # skipped (a warning): a variant removed the move
+                rules.append(r)
+                continue
+            params = tuple(A.Param(b.name, A.TypeRef("any"), b.span) for b in moves[r.move].params)
+            names = {}
+            for part in ("when", "by"):
+                expr = getattr(r, part)
+                if expr is not None:
+                    names[f"{part}_fn"] = f"_policy_{p.name}_{k}_{part}"
+                    groups["fns"].append(A.FnDecl(names[f"{part}_fn"], r.doc, r.span, params, None, expr))
+            rules.append(attrs.evolve(r, **names))
+        groups["policies"][i] = attrs.evolve(p, rules=tuple(rules))
 
 
 def check_text(text: str, filename: str = "<text>") -> list[Diagnostic]:

@@ -255,6 +255,23 @@ class _Build(Transformer):
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
         return A.DisplayDecl(f"label {kind}", _doc(doc), self._tspan(kind), "label", str(kind), names)
 
+    def knowledge_decl(self, meta, name, doc=None):
+        return A.KnowledgeDecl(str(name), _doc(doc), self._tspan(name))
+
+    def policy_decl(self, meta, name, *rest):
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        rules = tuple(x for x in rest if isinstance(x, A.PolicyRule))
+        return A.PolicyDecl(str(name), _doc(doc), self._tspan(name), rules)
+
+    def policy_rule(self, meta, name, when, by, doc=None):
+        return A.PolicyRule(str(name), when, by, _doc(doc), self._tspan(name))
+
+    def policy_when(self, meta, cond):
+        return cond
+
+    def policy_by(self, meta, key):
+        return key
+
     # ---- variant edits ----
     def set_option(self, meta, name, value):
         return A.VariantEdit("set", ("option", str(name)), None, value, self._tspan(name))

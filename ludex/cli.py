@@ -66,12 +66,13 @@ def _root(
 
 
 def _register_all() -> None:
-    from ludex import designer_commands, fmt_commands, lsp_commands, service_commands
+    from ludex import designer_commands, fmt_commands, lsp_commands, service_commands, tournament_commands
 
     designer_commands.register(app)
     service_commands.register(app)
     fmt_commands.register(app)
     lsp_commands.register(app)
+    tournament_commands.register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):
             info.cls = _Command

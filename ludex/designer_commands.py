@@ -197,9 +197,11 @@ def register(app: typer.Typer) -> None:
             None, "--save", help="write each game's log to DIR/game-NNNN.jsonl (the `ludex export` format; replay and audit read it)"
         ),
         bot: str = typer.Option(
-            "random", "--bot", help="the policy of every seat: random, greedy (one-ply lookahead) or mcts (UCT)"
+            "random", "--bot", help="the policy of every seat: random, greedy (one-ply lookahead), mcts (UCT), "
+            "ismcts (information-set MCTS), policy (the ruleset's first policy) or policy:NAME"
         ),
-        seconds: float = typer.Option(0.2, "--seconds", min=0.001, help="mcts: thinking time per move, in seconds"),
+        seconds: float = typer.Option(0.2, "--seconds", min=0.001, help="mcts, ismcts: thinking time per move, in seconds"),
+        rollout: Optional[str] = typer.Option(None, "--rollout", help="ismcts: play the playouts with the ruleset's policy NAME"),
         iterations: Optional[int] = typer.Option(
             None, "--iterations", min=1,
             help="mcts: exactly this many iterations per move instead of --seconds (the same seed plays the same games)",
@@ -219,13 +221,18 @@ def register(app: typer.Typer) -> None:
         console = Console(stderr=True)
         from search.bots import BOTS
 
-        if bot not in BOTS:
-            fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS), "bots"))
+        if bot not in BOTS and not bot.startswith("policy:"):
+            fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS) + ["policy:NAME"], "bots"))
+        for wanted in ([bot.partition(":")[2] or None] if bot.startswith("policy") else []) + ([rollout] if rollout else []):
+            try:
+                rs.policy(wanted)
+            except ValueError as exc:
+                fail(str(exc), "declare one: `policy NAME { MOVE when COND ... }` (docs/language.md, Policies)")
         if save is not None and save.exists() and not save.is_dir():
             fail(f"--save {save}: not a folder", "give a folder for the game logs (it is created if missing)")
         if as_json:
             stats = simulate(rs, seats, opts, games, seed, max_plies, save=save, bot=bot, seconds=seconds,
-                             iterations=iterations)
+                             iterations=iterations, rollout=rollout)
             print(json.dumps(stats, indent=2))
             if plot is not None:
                 _plot(stats, plot)
@@ -235,7 +242,7 @@ def register(app: typer.Typer) -> None:
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(f"simulating {rs.name}", total=games)
             stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task), save=save,
-                             bot=bot, seconds=seconds, iterations=iterations)
+                             bot=bot, seconds=seconds, iterations=iterations, rollout=rollout)
         _print_stats(stats)
         if plot is not None:
             _plot(stats, plot)

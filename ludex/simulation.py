@@ -43,8 +43,9 @@ def outcome_key(outcome: dict[str, Any] | None, automata: dict[str, int] | None 
 
 def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
              on_game: Callable[[], None] | None = None, save: Path | None = None, bot: str = "random",
-             seconds: float = 0.2, iterations: int | None = None) -> dict[str, Any]:
-    """Play `games` games with `bot` at every seat (`seconds` of thinking per move for mcts, or
+             seconds: float = 0.2, iterations: int | None = None, rollout: str | None = None) -> dict[str, Any]:
+    """Play `games` games with `bot` at every seat (`search.bots.make_bot`: `rollout` names ismcts's
+    playout policy; `seconds` of thinking per move for mcts and ismcts, or
     exactly `iterations` iterations per move when given: the same seed then plays the same games);
     returns a JSON-able dict of statistics.
 
@@ -62,7 +63,7 @@ def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int
     from search.bots import make_bot
 
     rng = random.Random(seed)
-    player = make_bot(bot, rng, seconds, iterations)
+    player = make_bot(bot, rng, seconds, iterations, rollout)
     won: Counter[int] = Counter()  # games each seat won, alone or shared
     draws = 0
     outcomes: Counter[str] = Counter()

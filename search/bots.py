@@ -4,9 +4,12 @@
 - `greedy`: one-ply lookahead. Each legal move is tried on `samples` determinised copies of
   the game (`search.determinise.determinise`: hidden cards dealt again as the seat could imagine
   them); a move is worth its outcome for the seat when it ends the game (1 for a win, 0.5 for
-  a draw, 0 for a loss, the team score in a team game), else the rules' own score where they
-  declare one (`fn score(s: seat)` or `fn score()`), else nothing. The best average wins,
+  a draw, 0 for a loss, the team score in a team game), else the rules' own estimate where they
+  declare one (`fn heuristic`, else `fn score`, of one seat or none: `search.values.estimate_fn`),
+  else nothing. The best average wins,
   ties broken at random.
+- `ismcts`: information-set MCTS with re-determinisation (`search.ismcts`).
+- `policy`, `policy:NAME`: a policy the ruleset writes as rule text (`search.policy`).
 - `mcts`: plain UCT (UCB1, exploration `c`) over the engine's legal moves within a time budget
   per move; each iteration samples one determinisation for the seat to act, walks the tree by
   move (an information-set tree: a child exists only where its move is legal in the sampled
@@ -20,22 +23,11 @@ import random
 import time
 from typing import Any, Protocol
 
+from runtime.builtins_search import ruleset_fn
 from search.determinise import determinise
+from search.values import estimate_fn, outcome_value
 
-BOTS = ("random", "greedy", "mcts")
-
-
-def outcome_value(outcome: dict[str, Any] | None, seat: int) -> float:
-    """What an outcome is worth to `seat`: the team score in a team game, else 1 for a win,
-    0.5 for a draw, 0 for a loss or an unfinished game."""
-    if not outcome:
-        return 0.0
-    if outcome.get("kind") == "team":
-        team = (outcome.get("scores") or {}).get("team")
-        return float(team) if isinstance(team, (int, float)) and not isinstance(team, bool) else 0.0
-    if seat in outcome.get("winners", []):
-        return 1.0
-    return 0.5 if outcome.get("kind") == "draw" else 0.0
+BOTS = ("random", "greedy", "mcts", "ismcts", "policy")
 
 
 def rules_score(game: Any, seat: int) -> float | None:
@@ -76,8 +68,11 @@ class GreedyBot:
     def value(self, game: Any, seat: int) -> float:
         if game.terminal:
             return outcome_value(game.outcome, seat)
-        score = rules_score(game, seat)
-        return 0.0 if score is None else score
+        f = estimate_fn(game.ruleset)
+        if f is None:
+            return 0.0
+        v = ruleset_fn(game.st, f.name)(*((seat,) if f.params else ()))
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:
@@ -182,13 +177,27 @@ class MctsBot:
                 nd.totals[s] += rewards[s]
 
 
-def make_bot(name: str, rng: random.Random, seconds: float = 0.2, iterations: int | None = None) -> Bot:
-    """The bot called `name` (one of BOTS); `seconds` is MCTS's thinking time per move, or
-    `iterations` its fixed number of iterations per move (reproducible)."""
+def make_bot(name: str, rng: random.Random, seconds: float = 0.2, iterations: int | None = None,
+             rollout: str | None = None) -> Bot:
+    """The bot called `name`: `random`, `greedy`, `mcts`, `ismcts` (search.ismcts), `policy` (the
+    ruleset's first policy) or `policy:NAME` (search.policy). `seconds` is a searching bot's
+    thinking time per move, or `iterations` its fixed number of iterations per move
+    (reproducible); `rollout` names the policy ISMCTS plays its playouts with.
+
+    A bot is built from these plain values alone, so a worker process can build its own.
+    Raises ValueError for an unknown name."""
     if name == "random":
         return RandomBot(rng)
     if name == "greedy":
         return GreedyBot(rng)
     if name == "mcts":
         return MctsBot(rng, seconds=seconds, iterations=iterations)
-    raise ValueError(f"no bot named {name!r}; bots: {', '.join(BOTS)}")
+    if name == "ismcts":
+        from search.ismcts import IsmctsBot
+
+        return IsmctsBot(rng, seconds=seconds, iterations=iterations, rollout=rollout)
+    if name == "policy" or name.startswith("policy:"):
+        from search.policy import PolicyBot
+
+        return PolicyBot(rng, name.partition(":")[2] or None)
+    raise ValueError(f"no bot named {name!r}; bots: {', '.join(BOTS)}, policy:NAME")

@@ -71,7 +71,7 @@ def test_mcts_with_fixed_iterations_plays_the_same_games_from_the_same_seed():
 def test_an_unknown_bot_is_named_with_the_bots():
     done = ludex("simulate", str(TOY), "--bot", "mtcs")
     assert done.exit_code == 2
-    assert done.stderr.strip() == "error: there is no bot 'mtcs' (did you mean 'mcts'? bots: random, greedy, mcts)"
+    assert done.stderr.strip() == "error: there is no bot 'mtcs' (did you mean 'mcts'? bots: random, greedy, mcts, ismcts, policy, policy:NAME)"
 
 
 def test_determinising_keeps_the_seats_view_and_resamples_what_it_cannot_see():

@@ -83,7 +83,9 @@ def test_ir_data_is_plain_json():
 
 def _bc_sources(text=None):
     path = resolve("balloon_cup")
-    return (("balloon_cup/game.ludex", text if text is not None else path.read_text(encoding="utf-8")),)
+    parts = tuple((f"balloon_cup/{p.name}", p.read_text(encoding="utf-8"))  # policies.ludex: part of the game
+                  for p in sorted(path.parent.glob("*.ludex")) if p.name != "game.ludex")
+    return (("balloon_cup/game.ludex", text if text is not None else path.read_text(encoding="utf-8")),) + parts
 
 
 def test_content_hash_is_stable_across_two_compilations():

@@ -161,7 +161,9 @@ def test_every_variant_plays_to_an_audited_end(service, ruleset, variant):
     game = service.create_game(ruleset, variants=[variant])
     _play(service, game, random.Random(variant))
     log = service.export(game["game_id"])
-    assert log[0]["body"]["variants"] == [variant] and len(log[0]["body"]["sources"]) == 2
+    names = [name for name, _text in log[0]["body"]["sources"]]  # the game file, its parts (policies.ludex), the variant
+    assert log[0]["body"]["variants"] == [variant] and names[0] == f"{ruleset}/game.ludex"
+    assert names[-1] == f"{ruleset}/variants/{variant}.ludex"
     report = audit_log(Rules(), log)
     assert report.ok, report.failure
 

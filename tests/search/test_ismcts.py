@@ -1,0 +1,78 @@
+"""Information-set MCTS (search.ismcts): reproducible under a seed with an iteration budget, acts on
+what the seat knows (a card a hint made known to be playable is played), and re-determinises at
+the other seats' nodes."""
+
+from __future__ import annotations
+
+import random
+
+from dsl import load_ruleset
+from runtime import Game
+from search import ismcts
+from search.ismcts import IsmctsBot
+
+
+def _names(colour_ranks: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for name in colour_ranks:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+def _all_cards() -> list[str]:
+    return _names([f"{c}-{r}" for c in ("red", "yellow", "green", "white", "blue")
+                   for r, k in ((1, 3), (2, 2), (3, 2), (4, 2), (5, 1)) for _ in range(k)])
+
+
+def _hinted_one():
+    """Seat 1 tells seat 0 which of its cards is a 1 (H6): slot 2, red-1, playable on empty fireworks."""
+    rs = load_ruleset("hanabi")
+    hand0 = ["white-4", "blue-3", "red-1", "green-5", "yellow-4"]
+    hand1 = ["red-2", "blue-2", "white-3", "green-4", "yellow-5"]
+    deck = [n for n in _all_cards() if n not in hand0 + hand1]
+    g = Game.from_position(rs, {"zones": {"hand[0]": hand0, "hand[1]": hand1, "deck": deck}, "actor": 1, "current": 1}, seats=2)
+    g.apply(1, {"name": "hint_rank", "args": {"target": 0, "rank": 1}})
+    return g
+
+
+def test_a_card_known_to_be_playable_is_played():
+    g = _hinted_one()
+    move = IsmctsBot(random.Random(3), iterations=300).choose(g, 0, g.legal_moves(0))
+    assert move.to_dict() == {"name": "play", "args": {"k": "hand[0]@2"}}
+
+
+def test_the_same_seed_and_iterations_choose_the_same_moves():
+    rs = load_ruleset("balloon_cup")
+
+    def moves(seed: int) -> list:
+        g = Game.new(rs, 2, {}, seed=4)
+        bot = IsmctsBot(random.Random(seed), iterations=20)
+        out = []
+        for _ in range(6):
+            seat = g.decision().seats[0]
+            m = bot.choose(g, seat, g.legal_moves(seat))
+            out.append(m.to_dict())
+            g.apply(seat, m)
+        return out
+
+    assert moves(1) == moves(1)
+
+
+def test_other_seats_choose_in_worlds_of_their_own(monkeypatch):
+    """At seat 1's nodes the search determinises for seat 1, so seat 1 never sees its true hand."""
+    g = _hinted_one()
+    seen: list[int] = []
+    real = ismcts.determinise
+
+    def spy(game, seat, rng):
+        seen.append(seat)
+        return real(game, seat, rng)
+
+    monkeypatch.setattr(ismcts, "determinise", spy)
+    IsmctsBot(random.Random(0), iterations=50).choose(g, 0, g.legal_moves(0))
+    assert seen.count(0) == 50 and seen.count(1) > 0
+    seen.clear()
+    IsmctsBot(random.Random(0), iterations=50, redeterminise=False).choose(g, 0, g.legal_moves(0))
+    assert set(seen) == {0}
