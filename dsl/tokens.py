@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 
 # Tree nodes that begin a declaration or statement (besides every `*_decl` and `*_stmt`).
 _STATEMENT_EDITS = {"game_header", "variant_header", "set_option", "remove_decl", "replace_decl", "add_decl",
-                    "display_colours", "display_layout", "display_label"}
+                    "display_colours", "display_layout", "display_label", "policy_rule"}
 
 _lock = threading.Lock()
 _comments: list[Token] = []

@@ -310,7 +310,8 @@ def keywords() -> list[str]:
         if pattern.type == "str" and re.fullmatch(r"[a-z_]+", pattern.value):
             words.add(pattern.value)
         elif pattern.type == "re":
-            words |= set(re.findall(r"[a-z]+", pattern.value)) if term.name in ("VISIBILITY", "TIE_MEANS") else set()
+            # the alternatives of a keyword terminal (`(win|draw)(?![a-zA-Z0-9_])`), not its character classes
+            words |= set(re.findall(r"[a-z]{2,}", pattern.value)) if term.name in ("VISIBILITY", "TIE_MEANS") else set()
     return sorted(words)
 
 
