@@ -259,7 +259,7 @@ def test_replay_steps_through_the_log(game):
     ending = last["ending"]
     assert (ending["rule"], ending["reason"], ending["winners"], last["legal_texts"]) == (
         "trigger burnt_out", "the third fuse burnt", [0, 1], [])
-    assert ending["text"].startswith("The third fuse burnt (trigger burnt_out at hanabi/game.ludex:124: ")
+    assert ending["text"].startswith("The third fuse burnt (trigger burnt_out at hanabi/game.ludex:127: ")
     assert replay_view(RULES, log, 4, 1 - seat)["legal_moves"] == []
     start = replay_view(RULES, log, 1, None)
     assert start["at"] == 1 and start["decision"] is None
