@@ -70,6 +70,9 @@ def _register_all() -> None:
 
     designer_commands.register(app)
     service_commands.register(app)
+    from ludex import compare_commands
+
+    compare_commands.register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):
             info.cls = _Command
