@@ -147,34 +147,36 @@ def print_stats(s: dict[str, Any], console: Console | None = None) -> None:
 
 
 def _num(kind: str, v: float | None) -> str:
+    """A rate or spread to three places, a mean to two; `–` for none."""
     if v is None:
         return "–"
     return f"{v:.3f}" if kind in ("rate", "spread") else f"{v:.2f}"
 
 
 def print_comparison(result: dict[str, Any], console: Console | None = None) -> None:
-    """`ludex compare`'s report (`ludex.simulation.compare_runs`'s dict)."""
+    """`ludex compare`'s report (`ludex.simulation.compare.compare_runs`'s dict): per compared
+    ruleset, a table of every metric, then how to read it."""
     c = console or Console()
     base = result["base"]["label"]
     effect = result["effect"]
     c.print(f"[bold]{result['games']} games each, seed {result['seed']}, {result['bot']} bots at every seat, "
             f"{result['seats']} seats[/bold] (the same seeds for every ruleset)")
     for arm in result["arms"]:
-        t = Table(title=f"{arm['label']} against {base}: difference = {arm['label']} − {base}")
-        for col, just in (("metric", "left"), (base, "right"), (arm["label"], "right"), ("difference", "right"),
-                          ("95% interval", "right"), ("test", "left"), ("p", "right"), ("reads as", "left"),
-                          ("games to detect", "right")):
+        t = Table(title=f"B = {arm['label']} against A = {base}")
+        for col, just in (("metric", "left"), ("A", "right"), ("B", "right"), ("B − A [95% interval]", "right"),
+                          ("p", "right"), ("changed?", "left"), ("games to detect", "right")):
             t.add_column(col, justify=just)  # type: ignore[arg-type]
         for d in arm["differences"]:
-            sig = d["significant"]
-            verdict = "[bold]differs[/bold]" if sig else "no evidence of a change"
             p = "" if d["p_value"] is None else (f"{d['p_value']:.3g}" if d["p_value"] >= 0.001 else "<0.001")
             fmt = "{:+.3f}" if d["kind"] in ("rate", "spread") else "{:+.2f}"
-            t.add_row(d["metric"], _num(d["kind"], d["base"]), _num(d["kind"], d["other"]), fmt.format(d["difference"]),
-                      _ci(d["ci95"], fmt), d["test"], p, verdict,
+            t.add_row(d["metric"], _num(d["kind"], d["base"]), _num(d["kind"], d["other"]),
+                      f"{fmt.format(d['difference'])} [{_ci(d['ci95'], fmt)}]", p,
+                      "[bold]yes[/bold]" if d["significant"] else "no evidence",
                       "" if d["games_needed"] is None else str(d["games_needed"]))
         c.print(t)
+    metrics = len(result["arms"][0]["differences"]) if result["arms"] else 0
+    c.print(f"p: Fisher's exact test for rates, Mann-Whitney U for means; balance by its bootstrap interval. "
+            f"changed?: yes when p < 0.05 (balance: when 0 is outside the interval). p-values are not adjusted "
+            f"for the {metrics} metrics compared: expect about one in twenty under 0.05 by chance alone.")
     c.print(f"games to detect: games per ruleset for a two-sided test at 5% with 80% power to detect a change of "
-            f"{effect:g} in a rate ({effect * 100:g} points) or of {effect * 100:g}% of the base value in a mean "
-            f"(--effect). p-values are not adjusted for the {len(result['arms'][0]['differences']) if result['arms'] else 0} "
-            "metrics compared: expect about one in twenty under 0.05 by chance.")
+            f"{effect * 100:g} points in a rate, or of {effect * 100:g}% of A's value in a mean (--effect {effect:g}).")

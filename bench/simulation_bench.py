@@ -1,0 +1,80 @@
+"""Simulation throughput on this machine's cores and on a local Ray (issue 26's targets).
+
+Prints, for random bots:
+- games/s on one process and on every core (`--workers N`), and the ratio (target >= 1.8x on 2 cores);
+- games/s on a local Ray started with every core, against one process (target >= 1.5x);
+- Ray's overhead per game on the trivial toy ruleset: Ray on one CPU against one process,
+  both playing the same games one after the other (target < 5 ms);
+- Weather Machine, 200 games at 4 seats on every core (target < 60 s).
+
+Each figure is the best of `--repeat` runs (the machine may be shared: the load average is
+printed before and after). Times are those `simulate` reports: the games alone, with the worker
+pool's start but not Ray's. Run: `.venv/bin/python bench/simulation_bench.py [--quick]`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from dsl import load_ruleset
+from ludex.simulation import simulate
+from ludex.simulation.local import cores
+
+TOY = Path(__file__).resolve().parent.parent / "tests" / "cli" / "toy"
+
+
+def best_rate(rs, games: int, repeat: int, seats: int | None = None, **kw) -> tuple[float, float]:
+    """(best games/s, its seconds) over `repeat` runs of `games` games."""
+    runs = [simulate(rs, seats, {}, games, 1, 5000, **kw) for _ in range(repeat)]
+    best = min(runs, key=lambda s: s["seconds"])
+    return best["games"] / best["seconds"], best["seconds"]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=400, help="Balloon Cup games per measurement")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="fewer games, one repeat, no Weather Machine")
+    ap.add_argument("--no-ray", action="store_true")
+    args = ap.parse_args()
+    games, repeat = (100, 1) if args.quick else (args.games, args.repeat)
+    n = cores()
+    print(f"{n} cores; load average before: {os.getloadavg()}")
+    balloon = load_ruleset("balloon_cup")
+    one, t1 = best_rate(balloon, games, repeat, workers=1)
+    many, tn = best_rate(balloon, games, repeat, workers=n)
+    print(f"balloon_cup random, {games} games: 1 process {one:.1f} games/s ({t1:.2f} s); "
+          f"{n} workers {many:.1f} games/s ({tn:.2f} s): {many / one:.2f}x")
+    if not args.no_ray:
+        import ray
+
+        t0 = time.perf_counter()
+        ray.init(num_cpus=n, include_dashboard=False, log_to_driver=False)
+        print(f"ray.init(num_cpus={n}): {time.perf_counter() - t0:.1f} s (not counted below)")
+        try:
+            on_ray, tr = best_rate(balloon, games, repeat, ray="local")
+        finally:
+            ray.shutdown()
+        print(f"balloon_cup random on a local Ray ({n} CPUs): {on_ray:.1f} games/s ({tr:.2f} s): {on_ray / one:.2f}x one process")
+        toy = load_ruleset(str(TOY))
+        toy_games = 2000 if not args.quick else 500
+        local_rate, tl = best_rate(toy, toy_games, repeat, workers=1)
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+        try:
+            ray_rate, tr1 = best_rate(toy, toy_games, repeat, ray="local")
+        finally:
+            ray.shutdown()
+        print(f"toy ({toy_games} one-move games): 1 process {tl:.3f} s, Ray on 1 CPU {tr1:.3f} s: "
+              f"Ray's overhead {(tr1 - tl) / toy_games * 1000:.3f} ms per game")
+    if not args.quick:
+        wm = load_ruleset("weather_machine")
+        rate, tw = best_rate(wm, 200, 1, seats=4, workers=n)
+        print(f"weather_machine random, 200 games at 4 seats, {n} workers: {tw:.1f} s ({rate:.2f} games/s)")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
