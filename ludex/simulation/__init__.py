@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,39 +27,53 @@ from ludex.simulation.intervals import quantiles, wilson
 from ludex.simulation.metrics import RUN_KEYS, outcome_key, seat_label, summarise
 from ludex.simulation.spec import RunSpec
 
-__all__ = ["RUN_KEYS", "RunSpec", "outcome_key", "quantiles", "run_games", "seat_label", "simulate", "simulate_rows",
+__all__ = ["RUN_KEYS", "RunSpec", "map_games", "outcome_key", "quantiles", "run_games", "seat_label", "simulate", "simulate_rows",
            "wilson"]
+
+
+def map_games(task: Callable[[list[Any]], list[Any]], items: list[Any], workers: int = 1, ray: str | None = None,
+              on_result: Callable[[Any], None] | None = None, rules: list[Ruleset] | tuple[Ruleset, ...] = ()) -> list[Any]:
+    """Run `task` (a picklable function of a batch of items) over `items` on `workers` local
+    processes, or on Ray at the address `ray` (`local`, `auto`, or a cluster's; see
+    `ludex.simulation.ray_runner`). Returns the results in the order they finished;
+    `on_result` sees each as it arrives. `rules` are compiled rules the workers are given once
+    rather than compile. With `functools.partial(ludex.simulation.local.each, fn)` as the task,
+    `fn` is called on each item (a tournament's games, say)."""
+    if ray is not None:
+        from ludex.simulation.ray_runner import run_ray
+
+        return run_ray(task, items, ray, on_result, rules)
+    from ludex.simulation.local import run_local
+
+    return run_local(task, items, workers, on_result, rules)
 
 
 def run_games(spec: RunSpec, games: list[int], workers: int = 1, ray: str | None = None,
               on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-    """Play `games` (game numbers) of `spec` on `workers` local processes, or on Ray at the
-    address `ray` (`local`, `auto`, or a cluster's; see `ludex.simulation.ray_runner`).
-    Returns the rows in the order they finished; `on_row` sees each as it arrives."""
-    if ray is not None:
-        from ludex.simulation.ray_runner import run_ray
+    """Play `games` (game numbers) of `spec` with `map_games`; returns the rows in the order
+    they finished (`ludex.simulation.play`)."""
+    from ludex.simulation.play import play_batch
 
-        return run_ray(spec, games, ray, on_row)
-    from ludex.simulation.local import run_local
-
-    return run_local(spec, games, workers, on_row)
+    return map_games(partial(play_batch, spec), games, workers, ray, on_row, (spec.ruleset(),))
 
 
 def simulate(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
              on_game: Callable[[], None] | None = None, save: Path | None = None, bot: str = "random",
              seconds: float = 0.2, iterations: int | None = None, workers: int = 1, ray: str | None = None,
-             out: Path | None = None, resume: bool = False) -> dict[str, Any]:
+             out: Path | None = None, resume: bool = False, rollout: str | None = None) -> dict[str, Any]:
     """The statistics of a run: `simulate_rows`'s first half (see there)."""
     return simulate_rows(rs, seats, options, games, seed, max_plies, on_game, save, bot, seconds, iterations,
-                         workers, ray, out, resume)[0]
+                         workers, ray, out, resume, rollout)[0]
 
 
 def simulate_rows(rs: Ruleset, seats: int | None, options: dict[str, Any], games: int, seed: int, max_plies: int,
                   on_game: Callable[[], None] | None = None, save: Path | None = None, bot: str = "random",
                   seconds: float = 0.2, iterations: int | None = None, workers: int = 1, ray: str | None = None,
-                  out: Path | None = None, resume: bool = False) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                  out: Path | None = None, resume: bool = False,
+                  rollout: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play games 0 to `games`-1 of `rs` with `bot` at every seat (`seconds` of thinking per
-    move for mcts, or exactly `iterations` iterations per move when given) on `workers`
+    move for mcts, or exactly `iterations` iterations per move when given; `rollout` as
+    `search.bots.make_bot` takes it) on `workers`
     processes or on Ray (`ray`: an address, see `run_games`); returns `(stats, rows)`: the
     games' rows sorted by game (`ludex.simulation.play`) and a JSON-able dict of statistics (`ludex.simulation.metrics.summarise`), plus the run's own figures (RUN_KEYS:
     `seconds` of playing alone, `playouts_per_s`, `plies_per_s`, `save_seconds`, `workers`,
@@ -71,7 +86,7 @@ def simulate_rows(rs: Ruleset, seats: int | None, options: dict[str, Any], games
     that does not fit, ValueError for an unknown bot.
     """
     spec = RunSpec.of(rs, seats, options=dict(options), bot=bot, seed=seed, max_plies=max_plies, seconds=seconds,
-                      iterations=iterations)
+                      iterations=iterations, rollout=rollout)
     kept: dict[int, dict[str, Any]] = {}
     writer = None
     if out is not None:

@@ -1,9 +1,10 @@
-"""Games on this machine's cores: one process, or a pool of worker processes.
+"""Work on this machine's cores: one process, or a pool of worker processes.
 
-Games go out in small batches and their rows come back as each batch finishes (`on_row` is
-called in this process, e.g. to advance a progress bar or write a run file). Every game is
-seeded from the run's seed and its number alone, so the rows are the same for any number of
-workers; only their arrival order differs.
+The runners know nothing of games: they map a picklable `task(batch) -> results` over work
+items (game numbers, tournament configs, logs to write) cut into small batches, and hand
+each result to `on_result` in this process as its batch finishes (to advance a progress bar
+or write a run file). Every game is seeded from the run's seed and its own number, so the
+results are the same for any number of workers; only their arrival order differs.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any
 
-from ludex.simulation.play import play_batch
-from ludex.simulation.spec import RunSpec, prime
+from dsl import Ruleset
+from ludex.simulation.spec import prime
+
+Task = Callable[[list[Any]], list[Any]]
 
 
 def cores() -> int:
@@ -27,40 +30,51 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def batches(games: Sequence[Any], workers: int, most: int = 32) -> Iterator[list[Any]]:
-    """`games` (game numbers, or any work items) in consecutive batches: about eight per worker, so that the last batches even
-    out the workers' loads, and at most `most` games each, so rows stream back steadily."""
-    size = max(1, min(most, len(games) // (workers * 8) or 1))
-    for k in range(0, len(games), size):
-        yield list(games[k:k + size])
+def batches(items: Sequence[Any], workers: int, most: int = 32) -> Iterator[list[Any]]:
+    """`items` in consecutive batches: about eight per worker, so that the last batches even
+    out the workers' loads, and at most `most` items each, so results stream back steadily."""
+    size = max(1, min(most, len(items) // (workers * 8) or 1))
+    for k in range(0, len(items), size):
+        yield list(items[k:k + size])
 
 
-def run_local(spec: RunSpec, games: Sequence[Any], workers: int = 1, on_row: Callable[[Any], None] | None = None,
-              task: Callable[[RunSpec, list[Any]], list[Any]] = play_batch) -> list[Any]:
-    """Play `games` (game numbers) of `spec` on `workers` processes (1: in this process) and
-    return their rows, in the order they finished. `task(spec, batch)` does a batch (default
-    `play_batch`; any picklable function of a batch of work items works, e.g. writing logs). Errors in
-    a worker are raised here."""
-    rows: list[Any] = []
+def each(fn: Callable[[Any], Any], batch: list[Any]) -> list[Any]:
+    """`[fn(x) for x in batch]`: a task from a function of one item (`functools.partial(each, fn)`)."""
+    return [fn(x) for x in batch]
 
-    def take(batch_rows: list[Any]) -> None:
-        for row in batch_rows:
-            rows.append(row)
-            if on_row is not None:
-                on_row(row)
 
-    if workers <= 1 or len(games) <= 1:
-        for batch in batches(games, 1, most=1):
-            take(task(spec, batch))
-        return rows
-    with ProcessPoolExecutor(max_workers=min(workers, len(games)), mp_context=_context(),
-                             initializer=prime, initargs=(spec.ruleset(),)) as pool:
-        pending = {pool.submit(task, spec, b) for b in batches(games, workers)}
+def run_local(task: Task, items: Sequence[Any], workers: int = 1, on_result: Callable[[Any], None] | None = None,
+              rules: Sequence[Ruleset] = ()) -> list[Any]:
+    """Run `task` over `items` on `workers` processes (1: in this process) and return the
+    results in the order they finished. `task` must be picklable (a module-level function,
+    or a `functools.partial` of one); `rules` are compiled rules the workers are given once
+    (`ludex.simulation.spec.prime`) instead of compiling them. Errors in a worker are raised
+    here."""
+    results: list[Any] = []
+
+    def take(batch_results: list[Any]) -> None:
+        for r in batch_results:
+            results.append(r)
+            if on_result is not None:
+                on_result(r)
+
+    if workers <= 1 or len(items) <= 1:
+        for batch in batches(items, 1, most=1):
+            take(task(batch))
+        return results
+    with ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=_context(),
+                             initializer=_prime_all, initargs=(tuple(rules),)) as pool:
+        pending = {pool.submit(task, b) for b in batches(items, workers)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
                 take(f.result())
-    return rows
+    return results
+
+
+def _prime_all(rules: tuple[Ruleset, ...]) -> None:
+    for rs in rules:
+        prime(rs)
 
 
 def _context() -> Any:

@@ -33,7 +33,8 @@ def play_game(spec: RunSpec, i: int) -> dict[str, Any]:
 
     rs = spec.ruleset()
     g = Game.new(rs, spec.seats, spec.options, seed=spec.game_seed(i))
-    player = make_bot(spec.bot, random.Random(spec.bot_seed(i)), spec.seconds, spec.iterations)
+    rollout: dict[str, Any] = {} if spec.rollout is None else {"rollout": spec.rollout}
+    player = make_bot(spec.bot, random.Random(spec.bot_seed(i)), spec.seconds, spec.iterations, **rollout)
     scored = _scores_seats(rs)
     leaders = [_leader(g, spec.seats)] if scored else []
     moves: list[int] = []

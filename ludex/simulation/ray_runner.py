@@ -1,7 +1,7 @@
 """Games as Ray tasks (`ludex simulate --ray [ADDRESS]`, `pip install 'ludex[ray]'`).
 
-Ray does the distribution: the run's spec is put in Ray's object store once, each batch of
-games is one task (`ray.remote` over `play_batch`, one CPU each), and rows stream back with
+Ray does the distribution: the task and the compiled rules are put in Ray's object store
+once, each batch of games is one Ray task (one CPU each), and results stream back with
 `ray.wait` as tasks finish. Games are seeded from the run's seed and their numbers alone, so a
 cluster plays exactly the games a local run plays.
 
@@ -22,9 +22,8 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from ludex.simulation.local import batches
-from ludex.simulation.play import play_batch
-from ludex.simulation.spec import RunSpec, prime, primed
+from ludex.simulation.local import Task, batches
+from ludex.simulation.spec import prime, primed
 
 
 class RayMissing(RuntimeError):
@@ -60,33 +59,36 @@ def ray_session(address: str | None) -> Iterator[None]:
         ray.shutdown()
 
 
-def run_ray(spec: RunSpec, games: Sequence[int], address: str = "local",
-            on_row: Callable[[dict[str, Any]], None] | None = None,
-            task: Callable[[RunSpec, list[int]], list[Any]] = play_batch) -> list[Any]:
-    """Play `games` of `spec` as Ray tasks on the cluster at `address` (module docstring) and
-    return their rows in the order they finished, calling `on_row` for each as it arrives.
+def run_ray(task: Task, items: Sequence[Any], address: str = "local", on_result: Callable[[Any], None] | None = None,
+            rules: Sequence[Any] = ()) -> list[Any]:
+    """Run `task` (a picklable function of a batch of items, as for `run_local`) over `items`
+    as Ray tasks on the cluster at `address` (module docstring); returns the results in the
+    order they finished, calling `on_result` for each as it arrives. `rules` (compiled) are put
+    in Ray's object store once and given to each worker process the first time it needs them.
     Raises RayMissing without Ray, ConnectionError when no cluster answers at `address`."""
     with ray_session(address):
         import ray
 
         remote = ray.remote(num_cpus=1)(_primed)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        spec_ref, rules = ray.put(spec), [ray.put(spec.ruleset())]  # in a list: fetched only by a worker without it
-        pending = [remote.remote(task, spec_ref, rules, b) for b in batches(games, cpus)]
-        rows: list[Any] = []
+        task_ref = ray.put(task)
+        refs = [[ray.put(rs)] for rs in rules]  # each in a list: fetched only by a worker without it
+        pending = [remote.remote(task_ref, [tuple(rs.sources) for rs in rules], refs, b) for b in batches(items, cpus)]
+        results: list[Any] = []
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
-            for row in ray.get(done[0]):
-                rows.append(row)
-                if on_row is not None:
-                    on_row(row)
-        return rows
+            for r in ray.get(done[0]):
+                results.append(r)
+                if on_result is not None:
+                    on_result(r)
+        return results
 
 
-def _primed(task: Callable[[RunSpec, list[Any]], list[Any]], spec: RunSpec, rules: list[Any], batch: list[Any]) -> list[Any]:
-    """`task(spec, batch)` in a Ray worker, given the compiled rules the first time it runs one."""
-    if not primed(spec.sources):
-        import ray
+def _primed(task: Task, sources: list[tuple[Any, ...]], rules: list[list[Any]], batch: list[Any]) -> list[Any]:
+    """`task(batch)` in a Ray worker, given the compiled rules the first time it needs them."""
+    for src, box in zip(sources, rules):
+        if not primed(tuple(tuple(s) for s in src)):
+            import ray
 
-        prime(ray.get(rules[0]))
-    return task(spec, batch)
+            prime(ray.get(box[0]))
+    return task(batch)

@@ -24,7 +24,8 @@ def log_path(folder: Path, game: int) -> Path:
 
 def save_logs(spec: RunSpec, rows: list[dict[str, Any]], folder: Path, workers: int = 1) -> list[Path]:
     """Write the log of every game in `rows` to `folder` on `workers` processes; returns the paths."""
-    return run_local(spec, sorted(rows, key=lambda r: r["game"]), workers, task=partial(_save_batch, folder))
+    return run_local(partial(_save_batch, folder, spec), sorted(rows, key=lambda r: r["game"]), workers,
+                     rules=(spec.ruleset(),))
 
 
 def _save_batch(folder: Path, spec: RunSpec, rows: list[dict[str, Any]]) -> list[Path]:

@@ -38,7 +38,8 @@ class RunSpec:
     """One run's settings. `sources` are the rules' (file name, text) pairs, game file first
     then each variant in order (`Ruleset.sources`); `seats` counts the human seats; `seed` is
     the run's seed, from which game i takes `game_seed(i)`; `seconds`/`iterations` are the
-    bot's thinking budget (see `search.bots.make_bot`); `max_plies` cuts a game."""
+    bot's thinking budget and `rollout` its playout policy (see `search.bots.make_bot`);
+    `max_plies` cuts a game."""
 
     sources: tuple[tuple[str, str], ...]
     seats: int
@@ -48,6 +49,7 @@ class RunSpec:
     max_plies: int = 5000
     seconds: float = 0.2
     iterations: int | None = None
+    rollout: str | None = None
 
     @classmethod
     def of(cls, rs: Ruleset, seats: int | None = None, **settings: Any) -> RunSpec:
