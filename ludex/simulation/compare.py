@@ -44,10 +44,10 @@ def compare_rows(base: list[dict[str, Any]], other: list[dict[str, Any]], seats:
     out.append(_rates("cut-off games", base, other, lambda r: r["end"] == "cut", effect))
     if seats > 1:
         out.append(_spread(base, other, seats))
-    means = [("game length (plies)", lambda r: r["plies"]),
-             ("branching factor", lambda r: r["legal_moves"] / r["plies"] if r["plies"] else None),
+    means = [("length (plies)", lambda r: r["plies"]),
+             ("branching", lambda r: r["legal_moves"] / r["plies"] if r["plies"] else None),
              ("lead changes", lambda r: r.get("lead_changes")),
-             ("decisiveness (share played before settled)", lambda r: r.get("settled_at"))]
+             ("decisiveness", lambda r: r.get("settled_at"))]
     for label, key in [*means, *_score_keys(base, other, seats)]:
         got = _means(label, base, other, key, effect)
         if got is not None:
@@ -117,7 +117,7 @@ def _spread(base: list[dict[str, Any]], other: list[dict[str, Any]], seats: int)
     a, b = masks(base), masks(other)
     ci = bootstrap([a, b], difference, paired=False)
     base_spread, other_spread = float(spread_of(np.asarray(a))), float(spread_of(np.asarray(b)))
-    return {"metric": "balance (win-rate spread)", "kind": "spread", "base": base_spread, "other": other_spread,
+    return {"metric": "balance (spread)", "kind": "spread", "base": base_spread, "other": other_spread,
             "difference": other_spread - base_spread, "ci95": ci, "test": "bootstrap interval",
             "p_value": None, "significant": not ci[0] <= 0.0 <= ci[1], "games_needed": None}
 

@@ -81,7 +81,10 @@ def _scores_seats(rs: Any) -> bool:
 
 def _leader(g: Any, seats: int) -> int | None:
     """The seat alone in the lead by `fn score`, or None on a tie (or with non-numeric scores)."""
-    scores = [g.call("score", s) for s in range(seats)]
+    from runtime.builtins_search import ruleset_fn
+
+    score = ruleset_fn(g.st, "score", 1)  # the compiled function itself: no JSON on the way in or out
+    scores = [score(s) for s in range(seats)]
     if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in scores):
         return None
     top = max(scores)

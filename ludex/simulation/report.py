@@ -175,6 +175,8 @@ def print_comparison(result: dict[str, Any], console: Console | None = None) -> 
                       "" if d["games_needed"] is None else str(d["games_needed"]))
         c.print(t)
     metrics = len(result["arms"][0]["differences"]) if result["arms"] else 0
+    c.print("balance: the spread of the seats' win rates; decisiveness: the share of a game played before its "
+            "winner led for good (by fn score); lead changes: per game.")
     c.print(f"p: Fisher's exact test for rates, Mann-Whitney U for means; balance by its bootstrap interval. "
             f"changed?: yes when p < 0.05 (balance: when 0 is outside the interval). p-values are not adjusted "
             f"for the {metrics} metrics compared: expect about one in twenty under 0.05 by chance alone.")

@@ -39,7 +39,7 @@ def test_a_change_of_win_rate_is_found_and_an_unchanged_length_is_not(three_aces
     low, high = win["ci95"]
     assert low < 0.5 < high and low > 0.35
     assert d["win rate seat 1"]["difference"] == -win["difference"]
-    length = d["game length (plies)"]
+    length = d["length (plies)"]
     assert length["difference"] == 0 and length["p_value"] == 1.0 and not length["significant"]
     assert d["draws"]["p_value"] == 1.0 and not d["draws"]["significant"]
     assert "lead changes" not in d  # the toy declares no fn score(s: seat)
@@ -55,9 +55,9 @@ def test_a_variant_against_its_base_with_the_lead_metrics():
     assert (d["win rate seat 0"]["base"], d["win rate seat 0"]["other"]) == (0.0, 1.0)
     # Leaders none, 0, 1, 0, tie, 1 then 0: four changes instead of three; seat 0 settles it only at the end.
     assert (d["lead changes"]["base"], d["lead changes"]["other"], d["lead changes"]["difference"]) == (3.0, 4.0, 1.0)
-    decisive = d["decisiveness (share played before settled)"]
+    decisive = d["decisiveness"]
     assert decisive["base"] == pytest.approx(5 / 6) and decisive["other"] == 1.0
-    assert d["balance (win-rate spread)"]["difference"] == 0.0  # one seat always wins, in both
+    assert d["balance (spread)"]["difference"] == 0.0  # one seat always wins, in both
     assert d["final score seat 0"]["difference"] == 2.0
 
 
@@ -69,7 +69,7 @@ def test_the_report_reads_as_a_designer_would_and_the_plot_is_drawn(tmp_path, mo
     lines = done.stdout.splitlines()
     win = next(line for line in lines if "win rate seat 0" in line)
     assert " yes " in win and "<0.001" in win
-    length = next(line for line in lines if "game length (plies)" in line)
+    length = next(line for line in lines if "length (plies)" in line)
     assert "no evidence" in length and "+0.00 [+0.00 – +0.00]" in length
     text = " ".join(done.stdout.split())
     assert "games to detect" in text and "80% power" in text and "Fisher's exact" in text
