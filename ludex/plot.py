@@ -1,9 +1,10 @@
 """`ludex simulate --plot FILE.png` and `ludex compare --plot FILE.png`, drawn with matplotlib.
 
-A simulation: four panels: the win rate of each seat (and draws) with its 95% Wilson interval,
+A simulation: five panels: the win rate of each seat (and draws) with its 95% Wilson interval,
 the game length distribution, the final scores (team score, or each seat's) as box plots of
-their quantiles, and the evaluation metrics that are shares (balance, first-seat advantage,
-drawishness, decisiveness, stalls, cut-off games) with their 95% intervals. Only the
+their quantiles, the evaluation metrics that are shares (balance, first-seat advantage,
+drawishness, decisiveness, stalls, cut-off games), and those counted per game (lead changes,
+branching factor), with their 95% intervals. Only the
 statistics are needed (`ludex.simulation.simulate`'s dict).
 
 A comparison: each compared ruleset's differences from the base with their 95% intervals, rates
@@ -23,7 +24,7 @@ def plot_stats(stats: dict[str, Any], path: Path) -> Path:
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 4, figsize=(17, 4))
+    fig, axes = plt.subplots(1, 5, figsize=(21, 4))
     rates = [(f"seat {k}", v) for k, v in stats["win_rates"].items()] + [("draws", stats["draws"])]
     names = [n for n, _ in rates]
     values = [v["rate"] for _, v in rates]
@@ -65,6 +66,17 @@ def plot_stats(stats: dict[str, Any], path: Path) -> Path:
     ax.axvline(0, color="grey", lw=0.8)
     ax.invert_yaxis()
     ax.set_title("evaluation metrics (95% intervals)")
+
+    ax = axes[4]
+    means = [(name, m) for name, m in (("lead changes", stats["metrics"].get("lead_changes")),
+                                       ("branching factor", stats["metrics"].get("branching"))) if m]
+    ax.errorbar([m["mean"] for _, m in means], range(len(means)), capsize=4, fmt="o", color="#dd8452",
+                xerr=[[max(0.0, m["mean"] - m["ci95"][0]) for _, m in means],
+                      [max(0.0, m["ci95"][1] - m["mean"]) for _, m in means]])
+    ax.set_yticks(range(len(means)), [n for n, _ in means])
+    ax.set_ylim(-0.5, 1.5)
+    ax.invert_yaxis()
+    ax.set_title("per game (95% intervals)")
     fig.suptitle(f"{stats['ruleset']}: {stats['games']} games, {stats['seats']} seats, {stats['bot']} bots")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
