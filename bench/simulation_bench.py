@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import time
 from pathlib import Path
 
@@ -26,9 +27,21 @@ from ludex.simulation.local import cores
 TOY = Path(__file__).resolve().parent.parent / "tests" / "cli" / "toy"
 
 
+def cpu() -> float:
+    """CPU seconds used so far by this process and its reaped children (the pool's workers)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def best_rate(rs, games: int, repeat: int, seats: int | None = None, **kw) -> tuple[float, float]:
-    """(best games/s, its seconds) over `repeat` runs of `games` games."""
-    runs = [simulate(rs, seats, {}, games, 1, 5000, **kw) for _ in range(repeat)]
+    """(best games/s, its seconds) over `repeat` runs of `games` games; prints each run's wall
+    time and CPU time (this process and its workers; Ray's workers are not counted)."""
+    runs = []
+    for _ in range(repeat):
+        c0 = cpu()
+        stats = simulate(rs, seats, {}, games, 1, 5000, **kw)
+        print(f"    {kw}: {stats['seconds']:.2f} s wall, {cpu() - c0:.2f} s CPU", flush=True)
+        runs.append(stats)
     best = min(runs, key=lambda s: s["seconds"])
     return best["games"] / best["seconds"], best["seconds"]
 

@@ -47,8 +47,9 @@ def check_bot(bot: str) -> None:
     """Stop the command for a bot name that `search.bots` does not know."""
     from search.bots import BOTS
 
-    if bot not in BOTS:
-        fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS), "bots"))
+    named = "policy" in BOTS and bot.startswith("policy:")  # a ruleset's own policy, by name
+    if bot not in BOTS and not named:
+        fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS) + (["policy:NAME"] if "policy" in BOTS else []), "bots"))
 
 
 def worker_count(workers: int | None, ray: str | None) -> int:
