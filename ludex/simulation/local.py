@@ -62,13 +62,18 @@ def run_local(task: Task, items: Sequence[Any], workers: int = 1, on_result: Cal
         for batch in batches(items, 1, most=1):
             take(task(batch))
         return results
-    with ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=_context(),
-                             initializer=_prime_all, initargs=(tuple(rules),)) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(items)), mp_context=_context(),
+                               initializer=_prime_all, initargs=(tuple(rules),))
+    try:
         pending = {pool.submit(task, b) for b in batches(items, workers)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
                 take(f.result())
+    except BaseException:  # an error or Ctrl-C: stop now rather than finish every batch first
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
 
 

@@ -110,3 +110,13 @@ def test_the_progress_bar_shows_games_done_the_rate_and_the_time_left():
     shown = out.getvalue()
     assert "toy (random)" in shown and "2/4 games" in shown and "games/s" in shown
     assert "0:00:" in shown or "-:--:--" in shown  # the time left
+
+
+def test_without_ray_installed_the_command_says_how_to_get_it(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed: importing it fails
+    done = ludex("simulate", str(TOY), "--games", "2", "--ray")
+    assert done.exit_code == 2
+    assert done.stderr.strip() == ("error: Ray is not installed: pip install 'ludex[ray]' "
+                                   "(or play on this machine's cores with --workers)")
