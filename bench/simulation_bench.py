@@ -4,7 +4,7 @@ Prints, for random bots:
 - games/s on one process and on every core (`--workers N`), and the ratio (target >= 1.8x on 2 cores);
 - games/s on a local Ray started with every core, against one process (target >= 1.5x);
 - Ray's overhead per game on the trivial toy ruleset: Ray on one CPU against one process,
-  both playing the same games one after the other (target < 5 ms);
+  both playing the same games one after the other, Ray's worker warmed up first (target < 5 ms);
 - Weather Machine, 200 games at 4 seats on every core (target < 60 s).
 
 Each figure is the best of `--repeat` runs (the machine may be shared: the load average is
@@ -68,6 +68,8 @@ def main() -> None:
         ray.init(num_cpus=n, include_dashboard=False, log_to_driver=False)
         print(f"ray.init(num_cpus={n}): {time.perf_counter() - t0:.1f} s (not counted below)")
         try:
+            warm = simulate(balloon, None, {}, 4 * n, 2, 5000, ray="local")  # starts Ray's worker processes
+            print(f"    warm-up, {4 * n} games: {warm['seconds']:.2f} s (Ray's workers start)")
             on_ray, tr = best_rate(balloon, games, repeat, ray="local")
         finally:
             ray.shutdown()
@@ -77,6 +79,8 @@ def main() -> None:
         local_rate, tl = best_rate(toy, toy_games, repeat, workers=1)
         ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
         try:
+            warm = simulate(toy, None, {}, 8, 2, 5000, ray="local")
+            print(f"    warm-up, 8 games: {warm['seconds']:.2f} s (Ray's worker starts)")
             ray_rate, tr1 = best_rate(toy, toy_games, repeat, ray="local")
         finally:
             ray.shutdown()
