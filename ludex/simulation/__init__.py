@@ -73,11 +73,12 @@ def simulate_rows(rs: Ruleset, seats: int | None, options: dict[str, Any], games
                   rollout: str | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play games 0 to `games`-1 of `rs` with `bot` at every seat (`seconds` of thinking per
     move for mcts, or exactly `iterations` iterations per move when given; `rollout` as
-    `search.bots.make_bot` takes it) on `workers`
-    processes or on Ray (`ray`: an address, see `run_games`); returns `(stats, rows)`: the
-    games' rows sorted by game (`ludex.simulation.play`) and a JSON-able dict of statistics (`ludex.simulation.metrics.summarise`), plus the run's own figures (RUN_KEYS:
-    `seconds` of playing alone, `playouts_per_s`, `plies_per_s`, `save_seconds`, `workers`,
-    `runner`) and `games_played` (fewer than `games` when resuming).
+    `search.bots.make_bot` takes it) on `workers` processes or on Ray (`ray`: an address, see
+    `map_games`). Returns `(stats, rows)`: a JSON-able dict of statistics
+    (`ludex.simulation.metrics.summarise`) with the run's own figures (RUN_KEYS: `seconds` of
+    playing alone, `playouts_per_s`, `plies_per_s`, `save_seconds`, `workers`, `runner`,
+    `games_played`, fewer than `games` when resuming), and the games' rows sorted by game
+    (`ludex.simulation.play`).
 
     With `out`, every game's row is appended to `out/games.jsonl` (`ludex.simulation.runfile`);
     with `resume` too, the games already there are kept and only the others are played. With
