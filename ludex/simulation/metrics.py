@@ -10,7 +10,8 @@ games", and those Ludii reports), each with a 95% interval (Wilson for rates, bo
 means and medians), under `metrics`:
 
 - `balance`: the spread of the seats' win rates (highest minus lowest; 0 is balanced);
-- `first_seat`: seat 0's win rate, the fair share (1/seats) and the advantage (rate - fair);
+- `first_seat`: seat 0's win rate, the fair share (1/seats) and the advantage (rate - fair),
+  with two seats or more;
 - `drawishness`: the share of draws;
 - `decisiveness`: the mean share of the game played before the winner led for good (by the
   rules' `fn score(s: seat)`; lower settles earlier);
@@ -131,7 +132,7 @@ def game_metrics(rows: list[dict[str, Any]], seats: int) -> dict[str, Any]:
         means = np.stack([np.mean(r, axis=axis) for r in rates])
         return means.max(axis=0) - means.min(axis=0)
 
-    first = rate_ci(int(sum(wins[0])), games) if games else None
+    first = rate_ci(int(sum(wins[0])), games) if games and seats > 1 else None  # alone, no seat is first
     if first is not None:
         fair = 1 / seats
         first.update(fair=fair, advantage=first["rate"] - fair, advantage_ci95=[x - fair for x in first["ci95"]])
