@@ -68,11 +68,9 @@ def _root(
 def _register_all() -> None:
     from ludex import designer_commands, service_commands
 
+    __import__("ludex.compare_commands", fromlist=["register"]).register(app)
     designer_commands.register(app)
     service_commands.register(app)
-    from ludex import compare_commands
-
-    compare_commands.register(app)
     for info in app.registered_commands:
         if info.cls in (None, TyperCommand):
             info.cls = _Command
