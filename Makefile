@@ -50,6 +50,7 @@ bench: $(STAMP)
 	$(PY) bench/interpreter_bench.py
 	$(PY) bench/battle_line_bench.py
 	$(PY) bench/hanabi_bench.py
+	$(PY) bench/simulation_bench.py
 
 bench-service: $(STAMP)
 	$(PY) -m bench.service.load
