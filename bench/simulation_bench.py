@@ -10,6 +10,11 @@ Prints, for random bots:
 Each figure is the best of `--repeat` runs (the machine may be shared: the load average is
 printed before and after). Times are those `simulate` reports: the games alone, with the worker
 pool's start but not Ray's. Run: `.venv/bin/python bench/simulation_bench.py [--quick]`.
+
+On a machine shared with other sessions, Linux's autogroup scheduler gives every session an
+equal share of the CPU whatever its number of processes, so a parallel run cannot show its
+speed-up under load. Run the bench in its own session with a raised share (root):
+`setsid bash -c 'echo -20 > /proc/$$/autogroup; exec .venv/bin/python bench/simulation_bench.py'`.
 """
 
 from __future__ import annotations
