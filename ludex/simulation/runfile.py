@@ -42,7 +42,7 @@ def open_run(folder: Path, spec: RunSpec, resume: bool) -> dict[int, dict[str, A
     kept = read_spec(folder)
     if kept != spec:
         mine, theirs = spec.to_dict(), kept.to_dict()
-        differ = [k for k in mine if mine[k] != theirs.get(k)]
+        differ = ["the rule text" if k == "sources" else k for k in mine if mine[k] != theirs.get(k)]
         raise RunFileError(f"{folder} holds a run with other settings ({', '.join(differ)} differ); "
                            "resume it with the same ruleset, variants, seats, options, bot, seed and --max-plies")
     rows = read_rows(folder)
