@@ -94,11 +94,13 @@ def test_saving_logs_is_not_timed_with_the_games(tmp_path, monkeypatch):
     slow = saved_games.game_log
 
     def slow_log(*args, **kwargs):
-        time.sleep(0.5)
+        time.sleep(1.0)
         return slow(*args, **kwargs)
 
+    toy = load_ruleset(str(TOY))
+    simulate(toy, None, {}, 1, 1, 100)  # the rules' first game builds their tables: not what is measured here
     monkeypatch.setattr(saved_games, "game_log", slow_log)
-    stats = simulate(load_ruleset(str(TOY)), None, {}, 3, 1, 100, save=tmp_path / "logs")
-    assert stats["seconds"] < 0.5 and stats["playouts_per_s"] > 6
+    stats = simulate(toy, None, {}, 3, 1, 100, save=tmp_path / "logs")
+    assert stats["seconds"] < 1.0 and stats["playouts_per_s"] > 3
     assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == ["game-0001.jsonl", "game-0002.jsonl", "game-0003.jsonl"]
-    assert stats["save_seconds"] >= 1.5
+    assert stats["save_seconds"] >= 3.0
