@@ -21,6 +21,7 @@ $(SERVE_STAMP): pyproject.toml setup.py
 $(STAMP): $(SERVE_STAMP)
 	$(PY) -m pip install -q -e '.[test,rl,ray]'
 	command -v jq >/dev/null || apt-get install -y -q jq
+	npm ci --prefix tests/browser/axe --no-audit --no-fund --silent  # axe-core for the viewer's accessibility test
 	touch $(STAMP)
 
 run: $(SERVE_STAMP)
@@ -50,6 +51,7 @@ bench: $(STAMP)
 	$(PY) bench/interpreter_bench.py
 	$(PY) bench/battle_line_bench.py
 	$(PY) bench/hanabi_bench.py
+	$(PY) bench/rl_bench.py
 	$(PY) bench/simulation_bench.py
 
 bench-service: $(STAMP)

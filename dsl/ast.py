@@ -233,6 +233,8 @@ class MoveDecl(Decl):
     requires: tuple[Require, ...] = ()
     body: tuple[Node, ...] = ()
     kind: str = attrs.field(default="move", init=False)
+    # `say "..."`: the move as a sentence (runtime/sentences.py); rules without one keep their hash
+    say: str | None = attrs.field(default=None, kw_only=True, metadata={"hash_if_default": False})
 
 
 @attrs.frozen
@@ -241,6 +243,20 @@ class TriggerDecl(Decl):
     cond: Node = Node("true_lit", ())
     body: tuple[Node, ...] = ()
     kind: str = attrs.field(default="trigger", init=False)
+    say: str | None = attrs.field(default=None, kw_only=True, metadata={"hash_if_default": False})
+
+
+@attrs.frozen
+class DisplayDecl(Decl):
+    """A display hint (grammar rule `display_decl`), named `HINT TARGET` (`colours colour`,
+    `layout hand`, `label card`): `hint` is colours, layout or label; `target` the enum, zone or
+    component type; `values` the (value, CSS colour) pairs, the layout (row, fan, stack or grid),
+    or the attribute names that label a component, in order."""
+
+    hint: str = "colours"
+    target: str = ""
+    values: tuple[Any, ...] = ()
+    kind: str = attrs.field(default="display", init=False)
 
 
 # ---- variant edits ----

@@ -13,11 +13,16 @@ of the condition where the test holds (`narrowed`).
 
 from __future__ import annotations
 
+import re
+import string
 from typing import Any
 
 from dsl import ast as A
 from dsl.ast import walk
 from dsl.diagnostics import Reporter, did_you_mean
+
+# a CSS colour as a display hint may give it: a name, or #rgb / #rrggbb
+_CSS_COLOUR = re.compile(r"^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}|[a-z]+)$")
 
 # name -> (min args, max args, result type or None = depends on arguments)
 BUILTINS: dict[str, tuple[int, int, str | None]] = {
@@ -347,11 +352,60 @@ class Checker:
             self.expr(r.reason, scope)
             scope = self.narrowed(r.cond, scope, True)
         self.block(d.body, scope)
+        self._say(d)
 
     def _decl_trigger(self, d: A.TriggerDecl) -> None:
         scope = self._binders(d.params, {})
         self.expect(d.cond, scope, "bool")
         self.block(d.body, self.narrowed(d.cond, scope, True))
+        self._say(d)
+
+    def _say(self, d: A.MoveDecl | A.TriggerDecl) -> None:
+        """A `say` template names only `{actor}` and the rule's arguments (runtime/sentences.py)."""
+        if not d.say:
+            return
+        known = ["actor", *(b.name for b in d.params)]
+        try:
+            names = [n for _lit, n, _spec, _conv in string.Formatter().parse(d.say) if n is not None]
+        except ValueError as exc:
+            self.rep.error(d.span, f"{d.kind} '{d.name}': its say template is malformed ({exc})",
+                           "write a name between braces, `{actor}`, and `{{` for a brace")
+            return
+        for n in names:
+            if n not in known:
+                self.rep.error(d.span, f"{d.kind} '{d.name}': its say template names '{{{n}}}', which is not one of its arguments",
+                               did_you_mean(n, known) or f"it may name {', '.join('{' + k + '}' for k in known)}")
+
+    def _decl_display(self, d: A.DisplayDecl) -> None:
+        """A display hint names a declared enum and its values (with CSS colours), a declared
+        zone, or a component type and its attributes (docs/language.md 4.17)."""
+        if d.hint == "colours":
+            enum = self.by_kind.get("enum", {}).get(d.target)
+            if enum is None:
+                self.rep.error(d.span, f"display colours: '{d.target}' is not an enum",
+                               suggest(d.target, self.by_kind.get("enum", {}), "enums"))
+                return
+            for value, colour in d.values:
+                if value not in enum.values:
+                    self.rep.error(d.span, f"display colours: '{value}' is not a value of enum '{d.target}'",
+                                   did_you_mean(value, enum.values) or f"its values are {', '.join(enum.values)}")
+                if not _CSS_COLOUR.match(colour):
+                    self.rep.error(d.span, f"display colours: '{colour}' (for {value}) is not a colour",
+                                   "write a CSS colour: a name such as \"crimson\" or \"#c62828\"")
+        elif d.hint == "layout":
+            if d.target not in self.by_kind.get("zone", {}):
+                self.rep.error(d.span, f"display zone: '{d.target}' is not a zone", suggest(d.target, self.by_kind.get("zone", {}), "zones"))
+        else:
+            comp = self.by_kind.get("component", {}).get(d.target)
+            if comp is None:
+                self.rep.error(d.span, f"display label: '{d.target}' is not a component type",
+                               suggest(d.target, self.by_kind.get("component", {}), "component types"))
+                return
+            fields = [f.name for f in comp.fields]
+            for name in d.values:
+                if name not in fields and name != "name":
+                    self.rep.error(d.span, f"display label: '{name}' is not an attribute of {d.target}",
+                                   did_you_mean(name, fields) or f"its attributes are {', '.join(fields) or 'none'}")
 
     def _step_ref(self, name: str, span: A.Span | None) -> None:
         steps = self.by_kind.get("step", {})

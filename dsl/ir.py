@@ -48,15 +48,17 @@ class Ruleset:
     content_hash: str = attrs.field(default="", eq=False)
     automata: tuple[A.AutomatonDecl, ...] = ()
     spectators: tuple[A.SpectatorsDecl, ...] = ()
+    display: tuple[A.DisplayDecl, ...] = ()  # the viewer's hints (docs/language.md 4.17): no rule reads them
 
     def option(self, name: str) -> A.OptionDecl | None:
         return next((o for o in self.options if o.name == name), None)
 
     def to_data(self) -> dict:
         """Canonical JSON-able form (spans included), used for the hash and IR snapshots."""
-        # automata and spectators appear only when declared, so a ruleset without them keeps its hash
+        # automata, spectators and display hints appear only when declared, so a ruleset without them keeps its hash
         return {f.name: to_data(getattr(self, f.name)) for f in attrs.fields(Ruleset)
-                if f.name not in ("sources", "content_hash") and not (f.name in ("automata", "spectators") and not getattr(self, f.name))}
+                if f.name not in ("sources", "content_hash")
+                and not (f.name in ("automata", "spectators", "display") and not getattr(self, f.name))}
 
 
 def to_data(obj: Any) -> Any:

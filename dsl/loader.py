@@ -33,7 +33,7 @@ from dsl.parser import parse_text
 _FIELDS = {
     "automaton": "automata", "spectators": "spectators", "option": "options", "enum": "enums", "const": "consts", "component": "component_types",
     "components": "component_sets", "zone": "zones", "entity": "entity_types", "entities": "entity_sets",
-    "var": "vars", "fn": "fns", "proc": "procs", "step": "steps", "move": "moves", "trigger": "triggers",
+    "var": "vars", "fn": "fns", "proc": "procs", "step": "steps", "move": "moves", "trigger": "triggers", "display": "display",
 }
 
 

@@ -212,14 +212,35 @@ class _Build(Transformer):
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
         requires = tuple(x for x in rest if isinstance(x, A.Require))
         return A.MoveDecl(
-            str(name), _doc(doc), self._tspan(name), params, steps, "forced" in rest, "otherwise" in rest, requires, rest[-1]
+            str(name), _doc(doc), self._tspan(name), params, steps, "forced" in rest, "otherwise" in rest, requires, rest[-1],
+            say=_said(rest),
         )
 
     def trigger_decl(self, meta, name, *rest):
         params = tuple(x for x in rest if isinstance(x, A.Binder))
         nodes = [x for x in rest if isinstance(x, A.Node)]
         doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
-        return A.TriggerDecl(str(name), _doc(doc), self._tspan(name), params, nodes[0], rest[-1])
+        return A.TriggerDecl(str(name), _doc(doc), self._tspan(name), params, nodes[0], rest[-1], say=_said(rest))
+
+    def say_clause(self, meta, template):
+        return _Say(_unquote(template))
+
+    # ---- display hints ----
+    def display_colours(self, meta, enum, *rest):
+        pairs = tuple(x for x in rest if isinstance(x, tuple))
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.DisplayDecl(f"colours {enum}", _doc(doc), self._tspan(enum), "colours", str(enum), pairs)
+
+    def colour_pair(self, meta, value, colour):
+        return (str(value), _unquote(colour))
+
+    def display_layout(self, meta, zone, layout, doc=None):
+        return A.DisplayDecl(f"layout {zone}", _doc(doc), self._tspan(zone), "layout", str(zone), (str(layout),))
+
+    def display_label(self, meta, kind, *rest):
+        names = tuple(str(x) for x in rest if isinstance(x, Token) and x.type == "NAME")
+        doc = next((x for x in rest if isinstance(x, Token) and x.type == "STRING"), None)
+        return A.DisplayDecl(f"label {kind}", _doc(doc), self._tspan(kind), "label", str(kind), names)
 
     # ---- variant edits ----
     def set_option(self, meta, name, value):
@@ -255,7 +276,8 @@ class _Build(Transformer):
 
     # ---- statements ----
     def block(self, meta, *stmts):
-        return tuple(s for s in stmts if isinstance(s, A.Node))
+        # a lone `;` is an empty statement (`?stmt: ... | ";"` leaves a childless `stmt` node): nothing to run
+        return tuple(s for s in stmts if isinstance(s, A.Node) and not (s.op == "stmt" and not s.args))
 
     def move_stmt(self, meta, what, dest, place=None):
         return self._n("move_stmt", meta, what, dest, place)
@@ -395,6 +417,14 @@ class _Build(Transformer):
         return self._n("let_expr", meta, str(name), value, body)
 
 
+class _Say(str):
+    """A `say_clause`'s template, told apart from the doc string beside it."""
+
+
+def _said(rest: tuple) -> str | None:
+    return next((str(x) for x in rest if isinstance(x, _Say)), None)
+
+
 def _doc(tok: Any) -> str:
     return _unquote(tok) if tok is not None else ""
 
@@ -442,7 +472,7 @@ def _message(tok: Token, builder: _Build) -> A.Node:
 MAX_SYNTAX_ERRORS = 10
 _DECL_START = re.compile(
     r"^(game|variant|seats|automaton|spectators|option|enum|const|component|components|zone|entity|entities|var|fn|proc|setup|step|move"
-    r"|trigger|set|replace|add|remove)\b"
+    r"|trigger|display|set|replace|add|remove)\b"
 )
 
 

@@ -43,9 +43,34 @@ def parse_options(rs: Ruleset, pairs: list[str]) -> dict[str, Any]:
         except RulesetError:
             node = None
         if node is None or node.op != "lit":
-            fail(f"option {k}: {v!r} is not a literal", 'write a number, true, false, none or "text"')
-        out[k] = node.args[0]
+            out[k] = _fraction(v)
+            if out[k] is None:
+                fail(f"option {k}: {v!r} is not a literal", 'write a number, true, false, none or "text"')
+        else:
+            out[k] = node.args[0]
+    _typed_options(rs, out)
     return out
+
+
+def _fraction(text: str) -> float | None:
+    """`text` as a number with a fraction part (`2.0`), which the typing rule then refuses by
+    name, or None."""
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _typed_options(rs: Ruleset, options: dict[str, Any]) -> None:
+    """The service's typing rule (api/app/inputs.py) on `--option` values: `true` is not the
+    number 1, `2.0` is not an integer, `none` only for an optional option."""
+    from api.app.errors import InvalidRequest
+    from api.app.inputs import check_options
+
+    try:
+        check_options(rs, options)
+    except InvalidRequest as exc:
+        fail(exc.message, exc.reason or "")
 
 
 def seat_count(rs: Ruleset, seats: int | None) -> int:

@@ -94,6 +94,38 @@ def _key_ring(db: str, keys: Optional[Path]) -> Any:
         fail(f"cannot open the receipt keys: {exc}", "check --keys (a folder of Ed25519 PEM keys)")
 
 
+_DB_HINT = "e.g. sqlite:///ludex.db or postgresql+psycopg://USER@HOST:5432/DATABASE"
+
+
+def open_store(db: str, create: bool = True) -> Any:
+    """The EventStore at the `--db` URL `db`. A URL that cannot be parsed, names no driver
+    Ludex has, or whose database cannot be reached stops the command (`fail`: exit 2) saying
+    which, with the password hidden: it is the user's input, not an internal error."""
+    import sqlalchemy as sa
+
+    from api.store import EventStore
+
+    try:
+        url = sa.make_url(db)
+        shown = url.render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError) as exc:
+        fail(f"--db is not a database URL: {exc}", _DB_HINT)
+    try:
+        return EventStore(db, create=create)
+    except sa.exc.NoSuchModuleError:
+        fail(f"--db {shown}: there is no database driver {url.drivername!r}",
+             "Ludex stores games in SQLite (sqlite:///FILE) or PostgreSQL (postgresql+psycopg://...)")
+    except ImportError as exc:
+        fail(f"--db {shown}: the driver for {url.drivername!r} is not installed ({exc.name or exc})", _DB_HINT)
+    except (sa.exc.ArgumentError, ValueError) as exc:
+        fail(f"--db {shown} is not a valid database URL: {exc}", _DB_HINT)
+    except sa.exc.OperationalError as exc:
+        reason = str(exc.orig if exc.orig is not None else exc).strip().splitlines()[0]
+        fail(f"cannot open the store at {shown}: {reason}",
+             "does the file's folder exist, and may Ludex write there?" if url.get_backend_name() == "sqlite"
+             else "is the database server running, and do the user and the database exist?")
+
+
 def _safe_url(url: str) -> str:
     import sqlalchemy as sa
 
@@ -134,7 +166,6 @@ async def _serve(
     from api.grpc.server import start_grpc_server
     from api.http import create_app
     from api.http.access_log import json_lines
-    from api.store import EventStore
 
     # The gRPC face runs service calls on the loop's default executor: size it for many
     # concurrent calls and streams, like the HTTP face's thread pool.
@@ -146,7 +177,11 @@ async def _serve(
         except typer.Exit:
             http_socket.close()
             raise
-    store = EventStore(db)
+    try:
+        store = open_store(db)
+    except typer.Exit:
+        http_socket.close()
+        raise
     limits = {} if budget is None else {"budget": budget}
     service = GameService(store, Rules(ruleset_dirs), keys=_key_ring(db, keys), **limits)
     listener = store.listener(service.notifier.notify)
@@ -282,7 +317,10 @@ def replay(
     title = f"{turn_line(result['view'])} · event {result['at']}" + (
         f" (the state after event {result['state_after']})" if result["state_after"] != result["at"] else ""
     )
-    Console().print(board(result["view"], title=title))
+    console = Console()
+    console.print(board(result["view"], title=title))
+    if result.get("ending"):
+        console.print(f"Game over: {result['ending']['text']}", style="bold", markup=False, highlight=False, soft_wrap=True)
 
 
 def audit(
@@ -310,13 +348,20 @@ def audit(
     export, entries = _read_export(log)
     held = [_read_receipt(r) for r in receipt]
     report = audit_log(Rules(), entries, export=export, receipts=held, pinned_keys=key or None)
-    accepted = report.verified or (report.ok and allow_unfinished)
+    accepted = report.verified or (report.ok and allow_unfinished and not report.finished)
     if as_json:
         typer.echo(json.dumps(report.to_dict(), indent=2))
         raise typer.Exit(0 if accepted else 1)
     not_checked = f"not checked: {', '.join(report.skipped)}" if report.skipped else ""
     if report.verified:
         typer.echo(f"verified: {report.events} events, a finished game; every check passed")
+    elif report.ok and report.finished and export is None:
+        # A finished game whose export header line is gone: the log is complete, but no signed
+        # receipt vouches for its last event, so it could have been cut short.
+        typer.echo(f"NOT VERIFIED: {report.events} events of a finished game, but the export header is missing "
+                   f"(the first line `ludex export` writes, with the signed receipt of the last event; {not_checked})")
+    elif report.ok and report.finished:
+        typer.echo(f"NOT VERIFIED: {report.events} events of a finished game ({not_checked})")
     elif report.ok and allow_unfinished:
         typer.echo(f"verified: {report.events} events of an unfinished game ({not_checked})")
     elif report.ok:
@@ -346,9 +391,8 @@ def export(
     import sqlalchemy as sa
 
     from api.app import GameService, ServiceError
-    from api.store import EventStore
 
-    store = EventStore(db, create=False)
+    store = open_store(db, create=False)
     try:
         service = GameService(store, keys=_key_ring(db, keys))
         entries = [service.export_header(game_id), *service.export(game_id)]
@@ -416,9 +460,7 @@ def migrate(
     """Create the store's schema, or upgrade it to the newest revision (`serve` does this too)."""
     import sqlalchemy as sa
 
-    from api.store import EventStore
-
-    store = EventStore(db, create=False)
+    store = open_store(db, create=False)
     try:
         done = store.create_tables()
     except sa.exc.SQLAlchemyError as exc:

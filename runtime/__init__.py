@@ -1,7 +1,7 @@
 """The interpreter: runs a compiled `dsl.ir.Ruleset` as a state machine of events."""
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
-from runtime.chance import ImpossibleOutcome
+from runtime.chance import ImpossibleOutcome, OutcomeNeeded
 from runtime.compile import RuleError
 from runtime.events import Event, event_from_dict, event_to_dict
 from runtime.game import BadOption, Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
@@ -9,6 +9,6 @@ from runtime.replay import ReplayStep, step_after
 
 __all__ = [
     "DEFAULT_BUDGET", "BadOption", "BudgetExceeded",
-    "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "RuleError",
+    "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "OutcomeNeeded", "RuleError",
     "ReplayStep", "event_from_dict", "event_to_dict", "step_after",
 ]

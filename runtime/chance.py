@@ -83,6 +83,31 @@ class ImpossibleOutcome(Exception):
         super().__init__(f"event {ply}: {message}")
 
 
+class OutcomeNeeded(ImpossibleOutcome):
+    """Strict outcomes ran out at a chance node: the rules ask for the outcome of `node`.
+
+    `names` are the component names it chooses among: a shuffle's components in the zone's
+    order (its outcome is one of their permutations, each with probability 1/len(names)!), a
+    draw's acceptable components in name order (its outcome is one of them, each with
+    probability 1/len(names); components a `retry` rejects are not among them). A caller
+    that plays chance as an explicit player (OpenSpiel's chance nodes) catches it, chooses
+    an outcome, and runs the step again with that outcome given."""
+
+    def __init__(self, node: ChanceNode, names: list[str], ply: int, used: int):
+        self.node = node
+        self.names = list(names)
+        super().__init__(f"the given outcomes ran out after {used}: the rules reach {node.describe()}", ply)
+
+    def probabilities(self) -> list[tuple[str, float]]:
+        """A draw's outcomes with their probabilities (uniform), in name order. Raises
+        ValueError for a shuffle, whose outcomes are permutations: choose its order one
+        component at a time, each of the components left with equal probability."""
+        if self.node.node != "draw":
+            raise ValueError(f"{self.node.describe()} is a shuffle: its outcomes are the orders of {len(self.names)} components")
+        p = 1.0 / len(self.names)
+        return [(n, p) for n in self.names]
+
+
 @attrs.frozen
 class ChanceNode:
     """The chance node the rules reach: `node` ("shuffle" or "draw"), `zone` (the key the
@@ -198,6 +223,8 @@ class ChanceSource:
 
     def shuffle(self, names: list[str], at: ChanceNode, ply: int) -> list[str]:
         """The new order (top first) of a zone holding `names`."""
+        if self.strict and not self.given:
+            raise OutcomeNeeded(at, names, ply, self.used)
         g = self._take(at, ply)
         drawn = None
         if g is None or self.verify:
@@ -216,6 +243,8 @@ class ChanceSource:
         """A draw from a bag whose acceptable components are `names` (sorted, distinct):
         `[name]`, or, from a given outcome, the physical sequence of draws: components the
         draw's `retry` puts back (`rejected`, each still in the bag), then the one kept."""
+        if self.strict and not self.given:
+            raise OutcomeNeeded(at, names, ply, self.used)
         g = self._take(at, ply)
         drawn = None
         if g is None or self.verify:

@@ -129,7 +129,7 @@ def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, brea
     from runtime.compile import RuleError
 
     if kind == "team":
-        st.end_game({"kind": "team", "winners": list(st.seat_list), "scores": {"team": main}, "reason": reason})
+        st.end_game({"kind": "team", "winners": list(st.seat_list), "scores": {"team": main}, "reason": reason}, span)
 
     def seat_values(v: Any) -> dict[int, Any]:
         try:
@@ -138,9 +138,10 @@ def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, brea
             raise RuleError(f"end game: {exc.args[0]}", span) from None
 
     if kind in ("scores", "rank"):
-        st.end_game(outcomes.ranked(kind, st.seat_list, reason, seat_values(main), [seat_values(b) for b in breaks], ties))
+        st.end_game(outcomes.ranked(kind, st.seat_list, reason, seat_values(main), [seat_values(b) for b in breaks], ties),
+                    span)
     st.end_game(outcomes.plain(kind, reason, main if kind == "win" else None,
-                               seat_values(carried) if carried is not _ABSENT else None))
+                               seat_values(carried) if carried is not _ABSENT else None), span)
 
 
 def _proc(st: Any, name: str, *args: Any) -> None:

@@ -977,7 +977,8 @@ class Compiler:
         if kind == "team":
             v = self.ex(args[0], sc)
             return lambda st, env: st.end_game(
-                {"kind": "team", "winners": list(st.seat_list), "scores": {"team": v(st, env)}, "reason": r(st, env)})
+                {"kind": "team", "winners": list(st.seat_list), "scores": {"team": v(st, env)}, "reason": r(st, env)},
+                n.span)
 
         def seat_values(f: Fn, st: Any, env: list) -> dict[int, Any]:
             try:
@@ -990,13 +991,14 @@ class Compiler:
             breaks = [self.ex(b, sc) for b in (args[1] if len(args) > 1 else ())]
             ties = args[2] if len(args) > 2 else "win"
             return lambda st, env: st.end_game(outcomes.ranked(
-                kind, st.seat_list, r(st, env), seat_values(keys, st, env), [seat_values(b, st, env) for b in breaks], ties))
+                kind, st.seat_list, r(st, env), seat_values(keys, st, env), [seat_values(b, st, env) for b in breaks], ties),
+                n.span)
         winner = self.ex(args[0], sc) if kind == "win" else None
         carried_node = args[1] if kind == "win" and len(args) > 1 else (args[0] if kind == "draw" and args else None)
         carried = self.ex(carried_node, sc) if carried_node is not None else None
         return lambda st, env: st.end_game(outcomes.plain(
             kind, r(st, env), winner(st, env) if winner else None,
-            seat_values(carried, st, env) if carried else None))
+            seat_values(carried, st, env) if carried else None), n.span)
 
     def st_reveal_stmt(self, n, sc, zone):
         z = self.ex(zone, sc)

@@ -580,6 +580,28 @@ class Game:
         "tiebreaks" for ranked outcomes (see `runtime.outcomes`)."""
         return self.st.outcome
 
+    def ending(self) -> dict[str, Any] | None:
+        """Why the game ended, for people (viewer, play UI, `ludex replay --final`, the API):
+        None while it runs; else {"rule": the rule that ran `end game` ("trigger NAME",
+        "move NAME" or "setup"), "rule_source": that rule's file:line, "citation": its doc string
+        (the rulebook section it cites, "" when none), "source": the `end game` statement's
+        file:line, "reason": the outcome's reason, "winners" and "scores"} (docs/language.md,
+        "end game"). Not part of events or state hashes: it is derived when asked."""
+        st = self.st
+        if not st.terminal or st.outcome is None:
+            return None
+        rule, span = st.ended_by or (st.rule, None)
+        kind, _, name = rule.partition(" ")
+        decls = {"trigger": self.prog.rs.triggers, "move": self.prog.rs.moves}.get(kind, ())
+        decl = next((d for d in decls if d.name == name), None)
+        if decl is None and kind == "setup":
+            decl = self.prog.rs.setup
+        outcome = st.outcome
+        return {"rule": rule, "rule_source": _src(getattr(decl, "span", None)),
+                "citation": getattr(decl, "doc", "") or "", "source": _src(span),
+                "reason": outcome.get("reason", ""), "winners": list(outcome.get("winners", [])),
+                "scores": dict(outcome.get("scores", {}))}
+
     @property
     def seats(self) -> int:
         """The number of human seats (what `Game.new` was given); automata come after them."""
@@ -810,7 +832,7 @@ class Game:
             want = args[name]
             chosen = _missing = object()
             for v in list(st.items(dom(st, env))):
-                if self._encode_for(v, seat) == want or (trusted and encode(v) == want):
+                if _same_json(self._encode_for(v, seat), want) or (trusted and _same_json(encode(v), want)):
                     chosen = v
                     break
             if chosen is _missing:
@@ -1140,6 +1162,20 @@ def _describe(e: Event) -> str:
     if e.kind == "chance":
         return f"a chance event ({e.node} {e.zone}, {e.rule})"
     return f"a {e.kind} event ({e.rule})"
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """JSON equality: `a == b` with the same JSON type at every depth. Python's `==` alone
+    takes `true` for 1 and `1.0` for 1, and a client's `true` is not the seat 1."""
+    if a != b:
+        return False
+    if a.__class__ is not b.__class__:
+        return False
+    if a.__class__ is list:
+        return all(_same_json(x, y) for x, y in zip(a, b))
+    if a.__class__ is dict:
+        return all(_same_json(x, b[k]) for k, x in a.items())
+    return True
 
 
 class BadOption(ValueError):

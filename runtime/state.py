@@ -49,6 +49,7 @@ class State:
         self.flow: tuple | None = None
         self.terminal = False
         self.outcome: dict[str, Any] | None = None
+        self.ended_by: tuple[str, Any] | None = None  # (rule, span of its `end game`): why the game ended
         self.events: list[Event] = []  # a game's own is observable when made under `runtime.events.observing`
         self.events_shared = False  # `events` is another state's list too: see `own_events`
         self.marks: dict[int, tuple[Any, ...]] = {}
@@ -469,10 +470,12 @@ class State:
     def set_flow(self, flow: tuple) -> None:
         self.flow = flow
 
-    def end_game(self, outcome: dict[str, Any]) -> None:
-        """End the game with `outcome` (built by `runtime.outcomes`) and stop the running rule."""
+    def end_game(self, outcome: dict[str, Any], span: Any = None) -> None:
+        """End the game with `outcome` (built by `runtime.outcomes`) and stop the running rule.
+        `span` is the `end game` statement's; with the running rule it is kept in `ended_by`."""
         self.terminal = True
         self.outcome = outcome
+        self.ended_by = (self.rule, span)
         raise GameEnded()
 
     def reveal(self, z: ZoneRef, span: Any = None) -> None:

@@ -38,6 +38,19 @@ def outcome_value(outcome: dict[str, Any] | None, seat: int) -> float:
     return 0.5 if outcome.get("kind") == "draw" else 0.0
 
 
+def rules_score(game: Any, seat: int) -> float | None:
+    """The rules' own running score of `seat`: `fn score(s: seat)`, else `fn score()` (a
+    team's); None when the rules declare neither (or it is not a number)."""
+    for args in ((seat,), ()):
+        try:
+            score = game.call("score", *args)
+        except ValueError:  # no such function, or not with these parameters
+            continue
+        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            return float(score)
+    return None
+
+
 class Bot(Protocol):
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         """One of `moves` (the legal moves of `seat` in `game`); never changes `game`."""
@@ -63,14 +76,8 @@ class GreedyBot:
     def value(self, game: Any, seat: int) -> float:
         if game.terminal:
             return outcome_value(game.outcome, seat)
-        for args in ((seat,), ()):
-            try:
-                score = game.call("score", *args)
-            except ValueError:  # no such function, or not with these parameters
-                continue
-            if isinstance(score, (int, float)) and not isinstance(score, bool):
-                return float(score)
-        return 0.0
+        score = rules_score(game, seat)
+        return 0.0 if score is None else score
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:

@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 import attrs
 
 from api.app import logschema as schema
-from api.app import receipts
+from api.app import receipts, texts
 from api.app.rules import PinnedRulesMismatch, Rules
 from api.store.chain import LEGACY_LOG_FORMAT, LOG_FORMAT, first_broken_link, sha256_hex
 from runtime import (
@@ -173,8 +173,9 @@ def replay_view(
 ) -> dict[str, Any]:
     """The game as `seat` (None = spectator, "all" = every zone's contents, for a referee)
     saw it right after event `at` (default: the last): `{at, state_after, seat, view,
-    terminal, outcome, decision, legal_moves}` (for "all": the moves of every seat to act,
-    each with its `seat`).
+    terminal, outcome, ending, decision, legal_moves}` (for "all": the moves of every seat to act,
+    each with its `seat`; `legal_texts[i]` is `legal_moves[i]` as a sentence; `ending`: `runtime.Game.ending`
+    with its sentence once the game is over).
 
     Inside a move's cascade (its triggers and the chance events they cause) this is the state
     between two of its events (`runtime.replay`): `decision` is None there, the rules still
@@ -211,8 +212,10 @@ def replay_view(
         "view": step.view,
         "terminal": bool(step.view["terminal"]),
         "outcome": step.view["outcome"],
+        "ending": texts.ending_of(rs, game),
         "decision": None if game is None else _decision(game),
         "legal_moves": legal,
+        "legal_texts": texts.move_texts(rs, seat, legal),
     }
 
 

@@ -30,6 +30,7 @@ import attrs
 
 from api import viewer
 from api.app import log as gamelog
+from api.app import texts
 from api.app.errors import (
     Conflict,
     Forbidden,
@@ -41,7 +42,7 @@ from api.app.errors import (
     TooLarge,
     Unauthenticated,
 )
-from api.app.inputs import check_json, check_text
+from api.app.inputs import check_int, check_json, check_move_args, check_options, check_text
 from api.app.notify import Notifier
 from api.app.receipts import EXPORT_FORMAT, KeyRing, seal
 from api.app.requests import note_seat
@@ -177,12 +178,17 @@ class GameService:
         """
         check_text(ruleset, "ruleset", "bad_ruleset")
         variants = [check_text(v, "variants", "bad_variant") for v in variants or []]
-        options = dict(check_json(options or {}, "options", "bad_options"))
+        options = check_json(options or {}, "options", "bad_options")
+        if not isinstance(options, Mapping):
+            raise InvalidRequest("bad_options", "options map option names to values", field="options")
+        options = dict(options)
+        check_int(seats, "seats", "bad_seats", optional=True)
         rs = self.rules.ruleset(ruleset, variants)
+        check_options(rs, options)
         low, high = rs.seats
         if seats is None:
             seats = low
-        if not isinstance(seats, int) or isinstance(seats, bool) or not low <= seats <= high:
+        if not low <= seats <= high:
             raise InvalidRequest("bad_seats", f"{ruleset} is played by {low} to {high} seats, not {seats!r}")
         known_options = {o.name for o in rs.options}
         unknown = sorted(set(options) - known_options)
@@ -254,6 +260,7 @@ class GameService:
                 "decision": decision,
                 "terminal": bool(live.game.terminal),
                 "outcome": _outcome(live.game),
+                "ending": texts.ending_of(live.game.ruleset, live.game),
             }
 
     def legal_moves(self, game_id: str, token: str | None) -> dict[str, Any]:
@@ -278,7 +285,8 @@ class GameService:
         seat = self._seat(live, token, required=True)
         with _rules_running():
             moves = [] if live.game.terminal else [m.to_dict() for m in live.game.legal_moves(seat)]
-        return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves}
+        return {"game_id": game_id, "version": live.version, "seat": seat, "moves": moves,
+                "texts": texts.move_texts(live.game.ruleset, seat, moves)}
 
     def submit_move(
         self,
@@ -299,6 +307,8 @@ class GameService:
         InvalidRequest (`bad_move` for a malformed move).
         """
         parsed = _parse_move(move)
+        check_int(expected_version, "expected_version", "bad_move")
+        check_int(seat, "seat", "bad_move", optional=True)
         with self._locked(game_id):
             pending = self._prepare_move(game_id, token, parsed, expected_version, seat)
             try:
@@ -325,6 +335,8 @@ class GameService:
         spares each move two hops between the loop and a worker thread. Only a refusal reads
         the store on the loop (to re-judge it, as `submit_move` does)."""
         parsed = _parse_move(move)
+        check_int(expected_version, "expected_version", "bad_move")
+        check_int(seat, "seat", "bad_move", optional=True)
         lock = self._locked(game_id)
         if not lock.acquire(blocking=False):
             return None
@@ -356,6 +368,7 @@ class GameService:
             live = self._live(game_id)
         token_seat = self._seat(live, token, required=True)  # tokens never change: no re-check
         assert token_seat is not None
+        check_move_args(live.game.prog.rs, parsed["name"], parsed["args"])
         if seat is not None and seat != token_seat:
             raise Forbidden("wrong_seat", f"this token plays seat {token_seat}, not seat {seat}")
         try:
@@ -403,10 +416,12 @@ class GameService:
         return {
             "game_id": live.game_id,
             "version": live.version,
-            "events": [self._render(live, e, pending.seat) for e in stored],
+            "events": (shown := [self._render(live, e, pending.seat) for e in stored]),
+            "texts": texts.entry_texts(live.game.ruleset, shown),
             "decision": pending.decision,
             "terminal": bool(live.game.terminal),
             "outcome": _outcome(live.game),
+            "ending": texts.ending_of(live.game.ruleset, live.game),
             "receipt": self._receipt(live),
         }
 
@@ -418,7 +433,7 @@ class GameService:
         game is over every event is public, exactly as stored: `{game_id, version, kind, body,
         prev_hash, hash}`, so the list is the auditable log.
         """
-        if after < 0:
+        if check_int(after, "after", "bad_after") < 0:
             raise InvalidRequest("bad_after", "after must be >= 0")
         with self._locked(game_id):
             live = self._live(game_id)
@@ -427,7 +442,8 @@ class GameService:
                 "game_id": game_id,
                 "version": live.version,
                 "finished": live.finished,
-                "events": [self._render(live, e, seat) for e in live.events[after:]],
+                "events": (shown := [self._render(live, e, seat) for e in live.events[after:]]),
+                "texts": texts.entry_texts(live.game.ruleset, shown),
             }
 
     def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
@@ -478,7 +494,9 @@ class GameService:
             failure["message"] = f"event {failure['version']}: the {failure['check']} check failed"
             report["checks"] = [dict(c, detail=failure["message"]) if c["status"] == "failed" else c
                                 for c in report["checks"]]
-        return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished)
+        return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished,
+                             texts=texts.entry_texts(live.game.ruleset, shown),
+                             display=viewer.display_hints(live.game.ruleset))
 
     def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
         """The board right after event `at` as `seat` sees it (`api.app.log.replay_view`).
@@ -499,7 +517,7 @@ class GameService:
     def _replay_view(self, entries: list[dict[str, Any]], at: int, seat: Any) -> dict[str, Any]:
         """The view after event `at` (1-based) of a stored log, as `seat` sees it. Raises
         InvalidRequest (`bad_at`), ServiceError (`corrupt_log`)."""
-        if not 1 <= at <= len(entries):
+        if not 1 <= check_int(at, "at", "bad_at") <= len(entries):
             raise InvalidRequest("bad_at", f"at must be between 1 and {len(entries)}")
         try:
             return gamelog.replay_view(self.rules, entries, at, seat)
@@ -708,7 +726,7 @@ def _parse_move(move: Any) -> dict[str, Any]:
     if not isinstance(move, Mapping) or not isinstance(move.get("name"), str) or not move["name"]:
         raise InvalidRequest("bad_move", 'a move is {"name": str, "args": {str: JSON value}}')
     check_text(move["name"], "move name", "bad_move")
-    args = check_json(move.get("args") or {}, "move args", "bad_move")
+    args = check_json(move["args"] if "args" in move else {}, "move args", "bad_move")  # `false` is not `{}`
     if not isinstance(args, Mapping) or not all(isinstance(k, str) for k in args):
         raise InvalidRequest("bad_move", "move args map argument names to JSON values")
     try:

@@ -53,23 +53,41 @@ def values_to_pb(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def value_from_pb(value: Any, depth: int = 1) -> Any:
-    """`ludex.v1.Value` -> its JSON value (str, int, bool, None, list or dict); an unset Value is
-    None. Raises ValueError past `MAX_JSON_DEPTH` levels of lists and maps."""
+    """`ludex.v1.Value` -> its JSON value (str, int, bool, None, list or dict). Raises
+    ValueError for a Value with nothing set (null is `none`, said explicitly: an unset Value is
+    a client's mistake, not a choice of null) and past `MAX_JSON_DEPTH` levels of lists and
+    maps."""
     if depth > MAX_JSON_DEPTH:
         raise ValueError(f"a value nests more than {MAX_JSON_DEPTH} levels deep")
     which = value.WhichOneof("value")
     if which == "list":
-        return [value_from_pb(v, depth + 1) for v in value.list.items]
+        items = []
+        for i, v in enumerate(value.list.items):
+            try:
+                items.append(value_from_pb(v, depth + 1))
+            except ValueError as exc:
+                raise ValueError(f"[{i}]{exc}" if str(exc).startswith("[") else f"[{i}]: {exc}") from None
+        return items
     if which == "map":
         return values_from_pb(value.map.entries, depth + 1)
     if which in ("text", "number", "flag"):
         return getattr(value, which)
-    return None
+    if which == "none":
+        return None
+    raise ValueError("a Value with none of its fields set (send `none` for null)")
 
 
 def values_from_pb(values: Any, depth: int = 1) -> dict[str, Any]:
-    """A `map<string, Value>` -> a JSON object (ValueError as `value_from_pb`)."""
-    return {k: value_from_pb(v, depth) for k, v in values.items()}
+    """A `map<string, Value>` -> a JSON object (ValueError as `value_from_pb`, its message
+    starting with the key's path: `['red'][0]: ...`)."""
+    out = {}
+    for k, v in values.items():
+        try:
+            out[k] = value_from_pb(v, depth)
+        except ValueError as exc:
+            text = str(exc)
+            raise ValueError(f"[{k!r}]{text}" if text.startswith("[") else f"[{k!r}]: {text}") from None
+    return out
 
 
 # -- moves, decisions, outcomes, receipts ---------------------------------------------------------

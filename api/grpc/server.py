@@ -30,8 +30,10 @@ from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from api.app import GameService, ServiceError, Unauthenticated
+from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
+from api.app.inputs import MAX_JSON_DEPTH
 from api.grpc.codegen import load
+from api.grpc.decoding import Undecodable, guarded, request_deserializer
 from api.grpc.messages import (
     audit_to_pb,
     decision_to_pb,
@@ -59,6 +61,7 @@ MAX_MESSAGE_BYTES = 1 << 20
 # Pool threads: concurrent calls plus open event streams (each holds one while it lasts). A
 # thread is made only when every other is busy, so a quiet server keeps few.
 MAX_WORKERS = 1000
+_VALUE_RULE = f"a ludex.v1.Value sets exactly one field (null is `none`) and nests at most {MAX_JSON_DEPTH} levels"
 
 STATUS_BY_KIND = {
     "not_found": grpc.StatusCode.NOT_FOUND,
@@ -72,13 +75,17 @@ STATUS_BY_KIND = {
 
 
 def _token(context: grpc.ServicerContext) -> str | None:
+    found: str | None = None
     for key, value in context.invocation_metadata() or ():
         if key == "authorization":
+            if found is not None:  # one reader would take the first, another the last
+                raise Unauthenticated("bad_token", "send one authorization metadata entry, not several",
+                                      reason="a proxy may read the first and the service the last")
             scheme, _, token = value.partition(" ")
             if scheme.lower() != "bearer" or not token.strip():
                 raise Unauthenticated("bad_token", "authorization metadata must be 'Bearer <token>'")
-            return token.strip()
-    return None
+            found = token.strip()
+    return found
 
 
 def error_status(error: ServiceError) -> tuple[grpc.StatusCode, str, Any]:
@@ -107,6 +114,10 @@ def _abort(context: grpc.ServicerContext, error: ServiceError) -> NoReturn:
     `grpc-status-details-bin` trailer. Raises, as `ServicerContext.abort_with_status` does."""
     context.abort_with_status(rpc_status.to_status(error_status(error)[2]))
     raise AssertionError("abort_with_status returned")  # it raises; this tells type checkers
+
+
+def _abort_undecodable(context: grpc.ServicerContext, request: Undecodable) -> NoReturn:
+    _abort(context, request.error)
 
 
 _END = object()  # the end of an event stream, on its queue
@@ -145,7 +156,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
         try:
             options = values_from_pb(request.options)
         except ValueError as exc:
-            _abort(context, ServiceError("bad_options", f"options: {exc}"))
+            _abort(context, InvalidRequest("bad_options", f"options{exc}", reason=_VALUE_RULE, field="options"))
         created = self._call(
             context,
             self.service.create_game,
@@ -176,7 +187,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
         try:
             move = move_to_dict(request.move)
         except ValueError as exc:
-            _abort(context, ServiceError("bad_move", f"a move argument: {exc}"))
+            _abort(context, InvalidRequest("bad_move", f"move args{exc}", reason=_VALUE_RULE, field="move args"))
         result = self._with_token(
             context,
             self.service.submit_move,
@@ -269,13 +280,17 @@ def _serialize(response: Any) -> bytes:
 def _method_handlers(servicer: LudexServicer) -> dict[str, grpc.RpcMethodHandler]:
     """The handlers of `ludex.v1.Ludex`'s RPCs, by name, as the generated
     `add_LudexServicer_to_server` makes them, except that a servicer method may answer with
-    the response's bytes (`_serialize`)."""
+    the response's bytes (`_serialize`), and that a request grpcio cannot decode (a malformed
+    message, invalid UTF-8 in a string, a Value nested past protobuf's limit) is refused with
+    INVALID_ARGUMENT and the code of the field's other refusals (api/grpc/decoding.py), not
+    grpcio's INTERNAL."""
     handlers = {}
     for method in pb2.DESCRIPTOR.services_by_name["Ludex"].methods:
         assert not method.client_streaming, method.full_name
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
-        handlers[method.name] = make(getattr(servicer, method.name),
-                                     request_deserializer=getattr(pb2, method.input_type.name).FromString,
+        behavior = guarded(getattr(servicer, method.name), _abort_undecodable)
+        handlers[method.name] = make(behavior,
+                                     request_deserializer=request_deserializer(method.name, getattr(pb2, method.input_type.name)),
                                      response_serializer=_serialize)
     return handlers
 

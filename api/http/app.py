@@ -26,12 +26,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.app import GameService, InvalidRequest, ServiceError, Unauthenticated
 from api.app.errors import ErrorCode
+from api.app.inputs import TYPE_RULE, sent
 from api.http import models as m
 from api.http.access_log import AccessLog, Sink
+from api.http.disconnects import quiet_disconnects
 from api.http.docs import add_offline_docs, only_declared_errors
 from api.http.fast import FrontDoor, render_json
 from api.http.fast import install as install_fast_routes
 from api.http.limits import BodySizeLimit
+from api.http.strict_json import StrictJSONRoute
 from api.viewer import add_viewer_routes
 
 DEFAULT_MAX_BODY_BYTES = 1 << 20  # 1 MiB: ample for ruleset text, far above any move
@@ -86,6 +89,9 @@ _bearer = HTTPBearer(auto_error=False, description="A seat token from POST /game
 
 
 async def _token(request: Request, creds: HTTPAuthorizationCredentials | None = Depends(_bearer)) -> str | None:
+    if len(request.headers.getlist("authorization")) > 1:  # one reader would take the first, another the last
+        raise Unauthenticated("bad_token", "send one Authorization header, not several",
+                              reason="a proxy may read the first and the service the last: which seat acts must not depend on it")
     if creds is not None:
         return creds.credentials
     if request.headers.get("authorization"):
@@ -102,8 +108,24 @@ class FastJSONResponse(JSONResponse):
         return render_json(content)
 
 
-def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, "reason": None, **extra}}, status_code=status)
+def _error(status: int, code: str, message: str, reason: str | None = None, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "reason": reason, **extra}}, status_code=status)
+
+
+_JSON_RULES = "a body is one JSON value (RFC 8259) in UTF-8, each object naming a key once, with no NaN or Infinity"
+
+
+def _first_problem(errors: Sequence[Any]) -> str:
+    """The first schema violation as a sentence: where, what the schema wants, what was sent
+    (`expected_version: Input should be a valid integer, not true (a boolean)`)."""
+    if not errors:
+        return "no details"
+    first = errors[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+    text = f"{where}: {first.get('msg', 'invalid')}"
+    if first.get("type") != "missing" and "input" in first:
+        text += f", not {sent(first['input'])}"
+    return text
 
 
 MAX_EVENT_ID_DIGITS = 18  # any stored version fits; more digits cannot name an event
@@ -167,6 +189,8 @@ def create_app(
         redoc_url=None,
         generate_unique_id_function=lambda route: route.name,  # operationId: create_game, submit_move...
     )
+    app.router.route_class = StrictJSONRoute  # bodies read as strict JSON (duplicate keys refused)
+    quiet_disconnects()  # a stream's client going away is logged at DEBUG, not as a warning
     add_offline_docs(app)
     only_declared_errors(app)
     app.add_middleware(BodySizeLimit, max_bytes=max_body_bytes)
@@ -188,9 +212,15 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def _validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = jsonable_encoder(exc.errors(), exclude={"input", "ctx", "url"})
-        if any(e.get("type") == "json_invalid" for e in errors):
-            return _error(400, "malformed_json", "the request body is not valid JSON", details=errors)
-        return _error(422, "invalid_request", "the request does not match the API schema", details=errors)
+        invalid = [e for e in exc.errors() if e.get("type") == "json_invalid"]
+        if invalid:
+            why = (invalid[0].get("ctx") or {}).get("error")
+            return _error(400, "malformed_json", "the request body is not valid JSON" + (f": {why}" if why else ""),
+                          reason=_JSON_RULES, details=errors)
+        typed = any(str(e.get("type", "")).endswith("_type") for e in exc.errors())
+        return _error(422, "invalid_request", "the request does not match the API schema: " + _first_problem(exc.errors()),
+                      reason=TYPE_RULE if typed else "see the operation's request schema in /openapi.json",
+                      details=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -228,7 +258,8 @@ def create_app(
         """Diagnostics (with line, column and hint) for a ruleset text."""
         return await run(service.check_ruleset, body.text, body.filename)
 
-    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, responses=m.error_responses(ERRORS["create_game"]), tags=["games"])
+    @app.post("/games", response_model=m.CreatedGameOut, status_code=201, tags=["games"],
+              responses={**m.error_responses(ERRORS["create_game"]), 201: {"links": m.created_game_links()}})
     async def create_game(body: m.CreateGameIn) -> JSONResponse:
         """Start a game; the response holds the only copy of each seat's token."""
         return await run(
@@ -262,7 +293,9 @@ def create_app(
         return await run(service.events, game_id, token, after)
 
     @app.get("/games/{game_id}/replay", response_model=m.ReplayOut, responses=m.error_responses(ERRORS["replay"]), tags=["log"], openapi_extra=_SPECTATORS_ALLOWED)
-    async def replay(game_id: str, at: int = Query(ge=1), token: str | None = Depends(_token)) -> JSONResponse:
+    async def replay(game_id: str, at: int = Query(ge=1, description=(
+                         "An event's version, from 1 (the header) to the game's `version`; past the log's end is "
+                         "400 `bad_at`.")), token: str | None = Depends(_token)) -> JSONResponse:
         """The caller's view as it was right after event `at`."""
         return await run(service.replay, game_id, token, at)
 

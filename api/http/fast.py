@@ -4,7 +4,7 @@ served without FastAPI's per-request machinery.
 FastAPI resolves dependencies, validates the body with pydantic and builds a `Request` for every
 call: about a third of a millisecond, as much as the rules and the store together spend on a
 move. These routes, placed before FastAPI's, take the common well-formed request on a short path
-(the bearer token read from its header, the body parsed by orjson into the typed move) and hand
+(the bearer token read from its header, the body parsed as strict JSON into the typed move) and hand
 anything else, byte for byte, to the FastAPI route of the same operation. So the API's answers,
 its errors (malformed JSON, schema violations with their details, a bad Authorization header)
 and its OpenAPI document stay exactly those of the declared routes; only the happy path is
@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.app import GameService, ServiceError
+from api.http import strict_json
 
 Handler = Callable[[Scope, Receive, Send, str, "str | None", bytes], Awaitable[bool]]
 
@@ -34,14 +35,16 @@ _JSON_TYPES = (b"application/json", b"application/json; charset=utf-8")
 
 def bearer(scope: Scope) -> tuple[bool, str | None]:
     """`(plain, token)`: plain is False when an Authorization header is there but is not a
-    simple `Bearer <token>` (the declared route then answers it, with `bad_token`)."""
+    simple `Bearer <token>`, or is there twice (the declared route then answers it, with
+    `bad_token`)."""
+    found: str | None = None
     for name, value in scope["headers"]:
         if name == _AUTH:
             scheme, _, token = value.decode("latin-1").partition(" ")
-            if scheme.lower() != "bearer" or not token:
+            if scheme.lower() != "bearer" or not token or found is not None:  # a second one too
                 return False, None
-            return True, token
-    return True, None
+            found = token
+    return True, found
 
 
 def _is_json(scope: Scope) -> bool:
@@ -55,8 +58,8 @@ def parse_move_body(body: bytes) -> tuple[dict[str, Any], int, int | None] | Non
     """`(move, expected_version, seat)` of a well-formed `SubmitMoveIn` JSON body, or None for
     anything the declared route must judge (bad JSON, extra or missing fields, wrong types)."""
     try:
-        doc = orjson.loads(body)
-    except orjson.JSONDecodeError:
+        doc = strict_json.loads(body)
+    except ValueError:
         return None
     if type(doc) is not dict or not doc.keys() <= {"move", "expected_version", "seat"}:
         return None

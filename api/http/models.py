@@ -75,7 +75,9 @@ class Move(_Strict):
     name: str = Field(description="The move's name in the ruleset (`move place`).", json_schema_extra={"minLength": 1})
     args: dict[str, JSONValue] = Field(
         default_factory=dict,
-        description="Argument values by argument name, exactly as legal-moves lists them (the ruleset's shapes).")
+        description="Argument values by argument name, exactly as legal-moves lists them (the ruleset's shapes), "
+        "each of the JSON type its move declares: `true` is not the number 1 and `1.0` is not an integer "
+        "(400 `bad_move`, naming the argument, the type expected and the type sent).")
 
 
 _DecisionFields: Any = from_attrs(
@@ -109,6 +111,20 @@ class Outcome(_Open):
         None, description="Ranked outcomes: 1-based place by seat; seats still equal after every tie-breaker share one.")
     tiebreaks: list[dict[str, JSONValue]] | None = Field(
         None, description="Ranked outcomes with tie-breakers: one seat -> value map per tie-breaker, in order.")
+
+
+class Ending(_Open):
+    """Why the game ended (runtime.Game.ending): the rule that ran `end game`, where it stands and
+    what it cites, with the outcome's reason, winners and scores, and all of it as a sentence."""
+
+    rule: str = Field(description="The rule that ended the game: `trigger NAME`, `move NAME` or `setup`.")
+    rule_source: str = Field(description="That rule's file:line.")
+    citation: str = Field(description="The rule's doc string: the rulebook section it implements (\"\" when none).")
+    source: str = Field(description="The `end game` statement's file:line.")
+    reason: str = Field(description="The outcome's reason text.")
+    winners: list[int]
+    scores: dict[str, JSONValue]
+    text: str = Field(description="All of the above as one sentence (runtime.sentences).")
 
 
 # -- views (runtime.views) -----------------------------------------------------------------------
@@ -303,13 +319,42 @@ class CheckRulesetIn(_Strict):
     filename: str = Field("<text>", description="Name used in diagnostics.")
 
 
+# A variant's name is its file's name without `.ludex` (`variants/NAME.ludex`): never empty, no
+# path separator, no control character.
+VARIANT_NAME = "^[^/\\\\\\x00-\\x1f\\x7f]+$"
+
+
+# OpenAPI links from a created game (POST /games, 201) to the operations that follow it: the game
+# id into the path, seat 0's token into the Authorization header, so that stateful tools and client
+# generators can follow a game (the other seats' tokens are `tokens/1`, ...).
+def created_game_links() -> dict[str, Any]:
+    """The `links` of POST /games's 201 response, by name (OpenAPI 3.1 Link Objects)."""
+    game_id = "$response.body#/game_id"
+    seat = {"path.game_id": game_id, "header.Authorization": "Bearer {$response.body#/tokens/0}"}
+    public = {"path.game_id": game_id}
+    links = {
+        "view": ("view", seat, "The game as seat 0 sees it."),
+        "legal_moves": ("legal_moves", seat, "Seat 0's legal moves."),
+        "submit_move": ("submit_move", seat, "A move for seat 0."),
+        "events": ("events", public, "The game's events, as a spectator sees them."),
+        "replay": ("replay", public, "The view after an event, as a spectator sees it."),
+        "audit": ("audit", public, "The audit of the game's log."),
+        "receipt": ("receipt", public, "A signed receipt of the game's head."),
+        "stream_ticket": ("stream_ticket", seat, "A stream ticket for seat 0."),
+    }
+    return {name: {"operationId": op, "parameters": params, "description": text}
+            for name, (op, params, text) in links.items()}
+
+
 class CreateGameIn(_Strict):
     """A new game of a ruleset listed by GET /rulesets."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [CREATE_EXAMPLE]})
 
     ruleset: str = Field(description="A `name` from GET /rulesets.")
-    variants: list[str] = Field(default_factory=list, description="Variant names from GET /rulesets.")
+    variants: list[Annotated[str, Field(min_length=1, max_length=255, pattern=VARIANT_NAME)]] = Field(
+        default_factory=list, description="Variant names from GET /rulesets (a variant file's name without `.ludex`); "
+        "an unknown one is 400 `bad_variant`.")
     options: dict[str, JSONValue] = Field(default_factory=dict, description="Option values by name.")
     seats: StrictInt | None = Field(None, description="Number of seats (default: the ruleset's minimum).")
     seed: str | None = Field(
@@ -393,6 +438,7 @@ class ViewOut(_Open):
     decision: Decision
     terminal: bool
     outcome: Outcome | None
+    ending: Ending | None = Field(None, description="Once the game is over: why it ended.")
 
 
 class LegalMovesOut(_Open):
@@ -400,6 +446,7 @@ class LegalMovesOut(_Open):
     version: int
     seat: int
     moves: list[Move]
+    texts: list[str] = Field(default_factory=list, description="texts[i] is moves[i] as a sentence (runtime.sentences).")
 
 
 class StreamTicketOut(_Open):
@@ -427,9 +474,11 @@ class MoveOut(_Open):
     game_id: str
     version: int
     events: list[LogEvent] = Field(description="The events the move caused, as the mover sees them.")
+    texts: list[str] = Field(default_factory=list, description="texts[i] is events[i] as a sentence (runtime.sentences).")
     decision: Decision
     terminal: bool
     outcome: Outcome | None
+    ending: Ending | None = Field(None, description="Once the game is over: why it ended.")
     receipt: ReceiptOut = Field(description="The service's signed receipt of the game's head after this move: keep it.")
 
 
@@ -450,6 +499,8 @@ class EventsOut(_Open):
     version: int
     finished: bool = Field(description="True once the game is over: the events are then the complete, hash-chained log.")
     events: list[LogEvent]
+    texts: list[str] = Field(default_factory=list, description="texts[i] is events[i] as a sentence, told as the caller "
+                             "may see it (runtime.sentences); beside the records, which stay exactly the log's.")
 
 
 class ReplayOut(_Open):
@@ -460,9 +511,11 @@ class ReplayOut(_Open):
     view: GameView
     terminal: bool
     outcome: Outcome | None
+    ending: Ending | None = Field(None, description="Once the game is over: why it ended.")
     decision: dict[str, Any] | None = Field(
         description="{step, seats, terminal} when a decision is pending after `at`; null inside a move's cascade.")
     legal_moves: list[dict[str, Any]] = Field(description="The seat's legal moves then ([] for a spectator).")
+    legal_texts: list[str] = Field(default_factory=list, description="legal_texts[i] is legal_moves[i] as a sentence.")
 
 
 _CheckOutFields: Any = from_attrs(

@@ -27,8 +27,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from starlette.concurrency import run_in_threadpool
 
 from api.app.errors import InvalidRequest, NotFound
-from api.app.log import audit_log, replay_view, revealed_seed
+from api.app.log import audit_log, compile_pinned, header_of, replay_view, revealed_seed
 from api.app.rules import Rules
+from api.app.texts import entry_texts
 
 ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
 ASSETS_URL = "/viewer/assets"
@@ -54,6 +55,21 @@ def parse_seat(seat: str) -> int | str | None:
     raise InvalidRequest("bad_seat", f"seat must be a seat number, 'spectator' or 'all', not {seat[:20]!r}")
 
 
+def display_hints(rules: Any) -> dict[str, Any]:
+    """The ruleset's display hints (`display_decl`, docs/language.md 4.17) as the page reads
+    them: `{colours: {enum value: CSS colour}, layouts: {zone name: row|fan|stack|grid},
+    labels: {component type: [attribute...]}}`; empty maps without hints or rules."""
+    out: dict[str, Any] = {"colours": {}, "layouts": {}, "labels": {}}
+    for d in getattr(rules, "display", ()):
+        if d.hint == "colours":
+            out["colours"].update(dict(d.values))
+        elif d.hint == "layout":
+            out["layouts"][d.target] = d.values[0]
+        else:
+            out["labels"][d.target] = list(d.values)
+    return out
+
+
 def bundle(
     entries: Sequence[Mapping[str, Any]],
     shown: Sequence[Mapping[str, Any]],
@@ -61,11 +77,14 @@ def bundle(
     finished: bool,
     my_seat: int | None,
     any_seat: bool,
+    texts: Sequence[str] = (),
+    display: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The viewer's `data`: `{game_id, finished, my_seat, any_seat, header (without its rule
     text), sources: {file: text}, seed (None until revealed), events: shown, audit: report}`.
     `entries` is the full log (for the header and the seed), `shown` the events as the caller
-    may see them."""
+    may see them, `texts` their sentences (`api.app.texts`), in the same order, `display` the
+    rules' display hints (`display_hints`)."""
     header = dict(entries[0]["body"])
     sources = {str(f): str(t) for f, t in header.pop("sources", [])}
     return {
@@ -77,6 +96,8 @@ def bundle(
         "sources": sources,
         "seed": revealed_seed(entries) if finished else None,
         "events": list(shown),
+        "texts": list(texts),
+        "display": dict(display or display_hints(None)),
         "audit": dict(report),
     }
 
@@ -101,7 +122,17 @@ class LogFileSource:
     def viewer_data(self, game_id: str, token: str | None) -> dict[str, Any]:
         self._check(game_id)
         finished = any(e.get("kind") == "reveal" for e in self.entries)
-        return bundle(self.entries, self.entries, self._report, finished, None, True)
+        rules = self._ruleset()
+        return bundle(self.entries, self.entries, self._report, finished, None, True,
+                      texts=entry_texts(rules, self.entries), display=display_hints(rules))
+
+    def _ruleset(self) -> Any:
+        """The compiled rules the log pins, for the events' sentences (None when they do not
+        compile: the audit says why, and the sentences are generic)."""
+        try:
+            return compile_pinned(self.rules, header_of(self.entries))
+        except Exception:  # a tampered or foreign log: the audit reports it
+            return None
 
     def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
         self._check(game_id)

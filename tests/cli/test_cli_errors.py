@@ -9,6 +9,7 @@ import pytest
 import typer
 from cli_helpers import TOY, ludex, ludex_process
 
+from api.app.inputs import TYPE_RULE
 from dsl import check, check_text
 from dsl.loader import bundled_rulesets
 from ludex import cli as ludex_cli
@@ -26,7 +27,16 @@ BAD_INPUT = [
      'error: option colour_limit: \'abc\' is not a literal (write a number, true, false, none or "text")'),
     (["simulate", "balloon_cup", "-o", "colour_limit"], "error: --option takes K=V, got 'colour_limit' (options: colour_limit, three_for_one)"),
     (["simulate", "balloon_cup", "-o", 'colour_limit="x"'],
-     "error: the rules refuse these settings: option 'colour_limit' must be int?, not 'x'"),
+     f"error: option 'colour_limit' must be an integer or null, not \"x\" (a string) ({TYPE_RULE})"),
+    # issue 23: the service's typing rule, on --option too
+    (["simulate", "balloon_cup", "-o", "colour_limit=true"],
+     f"error: option 'colour_limit' must be an integer or null, not true (a boolean) ({TYPE_RULE})"),
+    (["simulate", "balloon_cup", "-o", "colour_limit=2.0"],
+     f"error: option 'colour_limit' must be an integer or null, not 2.0 (a number with a fraction part) ({TYPE_RULE})"),
+    (["simulate", "balloon_cup", "-o", "three_for_one=1"],
+     f"error: option 'three_for_one' must be a boolean, not 1 (an integer) ({TYPE_RULE})"),
+    (["simulate", "balloon_cup", "-o", "three_for_one=none"],
+     f"error: option 'three_for_one' must be a boolean, not null ({TYPE_RULE})"),
     (["simulate", "hanabbi"], f"error: no ruleset named 'hanabbi' (did you mean 'hanabi'? bundled rulesets: {BUNDLED})"),
     (["check", "balloon_cup", "-v", "wnd"],
      "error: no variant named 'wnd' (did you mean 'wind'? variants: no_three_for_one, opponent_side_a, "
@@ -118,3 +128,20 @@ def test_an_unknown_ruleset_or_variant_has_no_position_and_lists_the_names():
     d = check("baloon_cup")[0]
     assert (d.line, d.column) == (0, 0)
     assert str(d) == f"error: no ruleset named 'baloon_cup'\n  hint: did you mean 'balloon_cup'? bundled rulesets: {BUNDLED}"
+
+
+@pytest.mark.parametrize(("url", "line"), [
+    ("notaurl", "error: --db is not a database URL: Could not parse SQLAlchemy URL from given URL string "
+                "(e.g. sqlite:///ludex.db or postgresql+psycopg://USER@HOST:5432/DATABASE)"),
+    ("postgresql+psycopg://u:secret@127.0.0.1:1/x", "error: cannot open the store at "
+     "postgresql+psycopg://u:***@127.0.0.1:1/x: connection failed: connection to server at \"127.0.0.1\", port 1 failed: "
+     "Connection refused (is the database server running, and do the user and the database exist?)"),
+    ("foo://x", "error: --db foo://x: there is no database driver 'foo' (Ludex stores games in SQLite "
+                "(sqlite:///FILE) or PostgreSQL (postgresql+psycopg://...))"),
+])
+def test_a_bad_store_url_is_the_users_input_not_an_internal_error(url, line):
+    """Issue 23: `serve --db` with a malformed or unreachable URL says what is wrong, exit 2,
+    the password hidden."""
+    r = ludex_process("serve", "--db", url, "--http-port", "0", "--grpc-port", "0")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr == line + "\n"

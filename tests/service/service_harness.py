@@ -200,3 +200,21 @@ def play_grpc(pb2: Any, stub: Any, game_id: str, tokens: list[str], rng: random.
         )
         moves += 1
     raise AssertionError(f"game {game_id} did not end within {max_moves} moves")
+
+
+_ENGINES: dict[str, Any] = {}
+
+
+def store_rows(server: Server) -> tuple:
+    """Everything `server`'s store holds, row for row: (games rows, events rows). The engine
+    (one connection, no pool) is kept per store for the test process."""
+    import sqlalchemy as sa
+
+    engine = _ENGINES.get(server.db_url)
+    if engine is None:
+        engine = _ENGINES[server.db_url] = sa.create_engine(server.db_url, poolclass=sa.StaticPool)
+    with engine.connect() as conn:
+        games = conn.execute(sa.text("SELECT * FROM ludex_games ORDER BY game_id")).all()
+        events = conn.execute(sa.text("SELECT * FROM ludex_events ORDER BY game_id, version")).all()
+        conn.rollback()  # end the read, so the next one sees new commits
+    return games, events

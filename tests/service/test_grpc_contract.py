@@ -185,7 +185,8 @@ def test_an_illegal_move_is_a_status_with_the_rules_reason(grpc_service):
     legal = stub.GetLegalMoves(pb2.GetLegalMovesRequest(game_id=game.game_id), metadata=grpc_auth(game.tokens[0]))
     move = pb2.Move()
     move.CopyFrom(legal.moves[0])
-    move.args[next(iter(move.args))].text = "no-such-component"
+    # a name no component has, in a text argument (a text in a number's place is a type error)
+    move.args[next(k for k, v in move.args.items() if v.WhichOneof("value") == "text")].text = "no-such-component"
     with pytest.raises(grpc.RpcError) as refused:
         stub.SubmitMove(pb2.SubmitMoveRequest(game_id=game.game_id, move=move, expected_version=legal.version),
                         metadata=grpc_auth(game.tokens[0]))

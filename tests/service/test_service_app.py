@@ -270,3 +270,20 @@ def test_audit_fails_when_chance_events_were_edited_removed_or_added(service):
     added = _renumbered([*log[: i + 1], log[i], *log[i + 1 :]])
     report = audit_log(rules, added)
     assert not report.ok and report.failure.check in ("chance_outcome", "events_match_rules"), report
+
+
+def test_cli_audit_of_a_finished_game_without_its_export_header_says_the_header_is_missing(service, tmp_path):
+    """Issue 23: the log of a finished game is complete, but with the export header removed no
+    signed receipt vouches for its last event: the audit says so, not "unfinished game", and
+    exits 1 (with or without --allow-unfinished)."""
+    game = service.create_game("hanabi", seats=2, seed="header-removed")
+    _play(service, game, random.Random(3))
+    whole = write_log(tmp_path / "whole.jsonl", [service.export_header(game["game_id"]), *service.export(game["game_id"])])
+    assert run_cli("audit", str(whole)).returncode == 0
+    headless = write_log(tmp_path / "headless.jsonl", service.export(game["game_id"]))
+    for flags in ([], ["--allow-unfinished"]):
+        done = run_cli("audit", *flags, str(headless))
+        first = done.stdout.splitlines()[0]
+        assert done.returncode == 1, done.stdout
+        assert first.startswith("NOT VERIFIED") and "a finished game, but the export header is missing" in first, first
+        assert "unfinished" not in first, first

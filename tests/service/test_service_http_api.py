@@ -124,7 +124,9 @@ def test_bad_moves_leave_the_store_unchanged(server, client, game):
     illegal = _error(client.post(url, json={"move": {"name": "no_such_move", "args": {}}, "expected_version": version},
                                  headers=mine), 422, "illegal_move")
     assert illegal["reason"]
-    bad_args = dict(move, args={k: "no_such_thing" for k in move["args"]} or {"x": "y"})
+    # names nothing has, each where a name goes (a name in a number's place is a type error, 400)
+    bad_args = dict(move, args={k: "no_such_thing" if isinstance(v, str) else v for k, v in move["args"].items()}
+                    or {"x": "y"})
     _error(client.post(url, json={"move": bad_args, "expected_version": version}, headers=mine), 422, "illegal_move")
     _error(client.post(url, json={"move": {"name": 5}, "expected_version": version}, headers=mine),
            422, "invalid_request")

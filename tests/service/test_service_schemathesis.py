@@ -69,3 +69,41 @@ def test_every_operation_conforms_to_the_openapi_document(api_schema, finished_g
         except Exception as exc:  # collect every operation's finding, then fail once
             failures.append(f"{op.method.upper()} {op.path}: {exc}")
     assert not failures, f"{len(failures)} of {len(operations)} operations:\n\n" + "\n\n".join(failures)
+
+
+def test_the_stateful_phase_follows_a_created_game_with_its_tokens(server):
+    """Issue 32: the OpenAPI links from POST /games (the game id into the path, seat 0's token
+    into the Authorization header) let schemathesis' stateful phase follow games it created:
+    every answer along the way is documented and shaped as documented, and the followed calls
+    are authenticated (no 401 on an operation reached through a link that carries the token).
+    Bounded: a few scenarios of a few steps."""
+    api_schema = schemathesis.openapi.from_url(server.http + "/openapi.json")
+    links = api_schema.raw_schema["paths"]["/games"]["post"]["responses"]["201"]["links"]
+    assert links["legal_moves"]["parameters"] == {"path.game_id": "$response.body#/game_id",
+                                                  "header.Authorization": "Bearer {$response.body#/tokens/0}"}
+    seen: list[tuple[str, int, bool]] = []  # (operation, status, reached through a link)
+    tokens: set[str] = set()
+
+    class FollowGames(api_schema.as_state_machine()):
+        def before_call(self, case):
+            # A game schemathesis can follow: a bundled ruleset, no variants or options (random
+            # names of those are refused, as the negative tests check).
+            if (case.method.upper(), case.path) == ("POST", "/games"):
+                case.body = {"ruleset": "balloon_cup", "seed": "stateful"}
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            # through a link: the Authorization header holds a token a created game gave (the
+            # others are schemathesis' own random bearer tokens)
+            followed = (case.headers or {}).get("Authorization") in tokens
+            seen.append((case.operation.label, response.status_code, followed))
+            if response.status_code == 201 and case.path == "/games":
+                tokens.update(f"Bearer {t}" for t in response.json()["tokens"])
+            case.validate_response(response, excluded_checks=[positive_data_acceptance], transport_kwargs=kwargs)
+
+    FollowGames.run(settings=settings(max_examples=6, stateful_step_count=4, deadline=None, derandomize=True,
+                                      database=None, suppress_health_check=list(HealthCheck)))
+    followed = [(op, status) for op, status, via_link in seen if via_link]
+    assert any(op == "POST /games" and status == 201 for op, status, _ in seen), seen
+    assert followed, seen
+    assert all(status != 401 for _, status in followed), followed
+    assert any(status == 200 for _, status in followed), followed  # the token opened the game to its seat

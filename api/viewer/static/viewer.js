@@ -10,6 +10,8 @@ const $ = (id) => document.getElementById(id);
 let data = null;
 let at = 1;
 let seat = "spectator";
+let ending = null;
+let before = null; // the board one event earlier, to mark what the event touched
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -27,12 +29,23 @@ async function getJSON(path) {
   return body;
 }
 
+// A value in words, never JSON: names and numbers as they are, lists joined, maps as "key value".
+function valueText(v) {
+  if (v === null || v === undefined) return "none";
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return v.length ? v.map(valueText).join(", ") : "nothing";
+  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k} ${valueText(x)}`).join("; ");
+  return String(v);
+}
+
 function summary(e) {
+  const told = (data.texts || [])[data.events.indexOf(e)];
+  if (told) return told;
   const b = e.body || {};
   if (e.kind === "header") return `${b.ruleset} · ${b.seats} seats`;
   if (e.kind === "reveal") return `seed revealed · ${b.outcome ? b.outcome.kind : ""}`;
   if (e.kind === "move") {
-    const args = Object.entries(b.args || {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(" ");
+    const args = Object.entries(b.args || {}).map(([k, v]) => `${k} ${valueText(v)}`).join(", ");
     return `seat ${b.seat}: ${b.move} ${args}`;
   }
   if (e.kind === "chance") {
@@ -62,10 +75,13 @@ function renderAudit() {
 function renderTimeline() {
   const failing = data.audit.failure && data.audit.failure.version;
   $("events").replaceChildren(...data.events.map((e) => {
-    const li = el("li", { id: `ev-${e.version}`, "data-version": e.version },
-      el("span", { class: "kind" }, `${e.version} ${e.kind}`), " ", summary(e));
+    const text = summary(e);
+    const li = el("li", { id: `ev-${e.version}`, "data-version": e.version, role: "option", tabindex: "-1",
+      "aria-selected": "false", title: text },
+      el("span", { class: "kind" }, `${e.version} ${e.kind}`), " ", el("span", { class: "text" }, text));
     if (e.version === failing) li.classList.add("failed");
     li.addEventListener("click", () => go(e.version));
+    li.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); go(e.version); } });
     return li;
   }));
   $("jump").max = data.events.length;
@@ -95,15 +111,59 @@ function zoneGroups(zones) {
   return groups;
 }
 
-function renderZone(key, zone) {
+// Where each visible component lies, and its marks: what an event changed shows as a difference.
+function places(view) {
+  const out = new Map();
+  for (const [key, zone] of Object.entries((view && view.zones) || {})) {
+    for (const c of zone.components || []) out.set(c.name, `${key}|${valueText(c.marks || null)}`);
+  }
+  return out;
+}
+
+// A chip's colour: the rules' display hint for one of its attribute values (`display ENUM colours`),
+// else an attribute whose value the browser reads as a colour.
+function chipColour(c) {
+  const hinted = (data.display && data.display.colours) || {};
+  for (const [k, v] of Object.entries(c)) {
+    if (k !== "name" && k !== "kind" && typeof v === "string" && hinted[v]) return hinted[v];
+  }
+  for (const [k, v] of Object.entries(c)) {
+    if (k !== "name" && k !== "kind" && typeof v === "string" && /^[a-z]+$/.test(v) && CSS.supports("color", v)) return v;
+  }
+  return null;
+}
+
+// The words on a chip: the attributes the rules name (`display KIND label a, b`), else the component's name.
+function chipLabel(c) {
+  const attrs = ((data.display && data.display.labels) || {})[c.kind];
+  return attrs && attrs.length ? attrs.map((a) => valueText(a === "name" ? c.name : c[a])).join(" ") : c.name;
+}
+
+// A zone's layout from the rules' hint (`display zone NAME as fan`), by the zone's own name.
+function zoneLayout(key) {
+  const name = key.replace(/\[\d+\]$/, "").split(".").pop();
+  return ((data.display && data.display.layouts) || {})[name] || null;
+}
+
+function renderZone(key, zone, touched) {
+  const layout = zoneLayout(key);
   const div = el("div", { class: "zone", "data-zone": key }, el("span", { class: "key" }, key));
+  if (layout) div.dataset.layout = layout;
   if (zone.components) {
     div.append(el("span", { class: "count" }, `(${zone.count})`));
     const chips = el("div", { class: "chips" });
+    if (zone.components.length > 1) chips.dataset.more = `+${zone.components.length - 1}`;
     for (const c of zone.components) {
       const attrs = Object.entries(c).filter(([k]) => k !== "name" && k !== "kind")
-        .map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ");
-      chips.append(el("span", { class: "chip", title: `${c.kind} ${attrs}` }, c.name));
+        .map(([k, v]) => `${k} ${valueText(v)}`).join(", ");
+      const chip = el("span", { class: "chip", title: `${c.name} (${c.kind}: ${attrs})`, "data-name": c.name }, chipLabel(c));
+      const colour = chipColour(c);
+      if (colour) chip.style.borderLeft = `6px solid ${colour}`;
+      if (touched.has(c.name)) {
+        chip.classList.add("touched");
+        chip.setAttribute("aria-label", `${c.name} (changed by this event)`);
+      }
+      chips.append(chip);
     }
     div.append(chips);
   } else {
@@ -116,21 +176,25 @@ function renderZone(key, zone) {
 function renderBoard(step) {
   const v = step.view;
   let turn;
-  if (step.terminal) turn = `Game over: ${v.outcome ? v.outcome.kind + " · winners " + JSON.stringify(v.outcome.winners) : ""}`;
+  if (step.terminal) turn = `Game over: ${step.ending ? step.ending.text : v.outcome ? v.outcome.reason : ""}`;
   else if (!step.decision) turn = "The rules are resolving this move (no decision pending)";
   else turn = `Seat ${step.decision.seats.join(", ")} to act · step ${step.decision.step}`;
   $("turn").textContent = `After event ${step.at}: ${turn}`;
+  const now = places(v);
+  const then = before ? places(before) : new Map();
+  const touched = new Set([...now].filter(([name, where]) => before && then.get(name) !== where).map(([name]) => name));
   $("zones").replaceChildren(...[...zoneGroups(v.zones)].map(([name, zones]) =>
-    el("div", { class: "group" }, el("h4", {}, name), ...zones.map(([k, z]) => renderZone(k, z)))));
+    el("div", { class: "group" }, el("h4", {}, name), ...zones.map(([k, z]) => renderZone(k, z, touched)))));
   const ents = Object.entries(v.entities || {});
   $("entities").replaceChildren(...(ents.length ? [el("h3", {}, "Entities"), el("table", {}, ...ents.map(([name, f]) =>
-    el("tr", {}, el("td", {}, name), el("td", {}, JSON.stringify(f)))))] : []));
+    el("tr", {}, el("td", {}, name), el("td", {}, valueText(f)))))] : []));
   const vars = Object.entries(v.vars || {});
   $("vars").replaceChildren(...(vars.length ? [el("h3", {}, "Variables"), el("table", {}, ...vars.map(([name, x]) =>
-    el("tr", {}, el("td", {}, name), el("td", {}, JSON.stringify(x)))))] : []));
+    el("tr", {}, el("td", {}, name), el("td", {}, valueText(x)))))] : []));
   const legal = step.legal_moves || [];
-  $("legal").replaceChildren(...(legal.length ? legal.map((m) =>
-    el("li", {}, `${m.seat !== undefined ? "seat " + m.seat + ": " : ""}${m.name} ${JSON.stringify(m.args)}`))
+  const texts = step.legal_texts || [];
+  $("legal").replaceChildren(...(legal.length ? legal.map((m, i) =>
+    el("li", {}, texts[i] || `seat ${m.seat}: ${m.name} ${valueText(m.args)}`))
     : [el("li", {}, step.decision ? "none for this view (choose the acting seat)" : "none (no decision pending)")]));
 }
 
@@ -148,34 +212,79 @@ function sourceText(source) {
   return out.map((line, k) => `${String(first + 1 + k).padStart(4)} │ ${line}`).join("\n");
 }
 
+// The event's details as labelled lines of words (never raw JSON).
+function details(e) {
+  const b = e.body || {};
+  const rows = [];
+  const add = (label, value) => { if (value !== undefined && value !== null && value !== "") rows.push([label, value]); };
+  if (e.kind === "header") {
+    add("Rules", `${b.ruleset}${(b.variants || []).length ? " with " + b.variants.join(", ") : ""}`);
+    add("Seats", b.seats);
+    add("Options", Object.keys(b.options || {}).length ? valueText(b.options) : "");
+    add("Rule files", (b.sources || []).map((s) => s[0]).join(", "));
+    add("Rules hash", b.content_hash);
+    add("Seed commitment", b.seed_commitment);
+    add("Created", b.created_at);
+  } else if (e.kind === "reveal") {
+    add("Seed", b.seed);
+    add("Outcome", b.outcome ? `${b.outcome.kind}: ${b.outcome.reason}` : "");
+  } else {
+    add("Seat", b.seat);
+    add("Move", b.move);
+    for (const [k, v] of Object.entries(b.args || {})) add(`Argument ${k}`, valueText(v));
+    add("Chance node", b.node);
+    add("Zone", b.zone);
+    if (b.kind !== "move") add("Components", (b.outcome || []).length ? valueText(b.outcome) : b.hidden ? `${b.hidden} hidden` : "");
+  }
+  add("Hash", e.hash);
+  return rows;
+}
+
 function renderEvent(e) {
   $("event-title").textContent = `Event ${e.version} · ${e.kind}`;
   const b = e.body || {};
-  $("event-rule").textContent = b.rule ? `${b.rule} — ${b.source}` : e.kind === "header" ? "the game's header: pinned rules and seed commitment" : "";
-  $("event-source").textContent = b.source ? sourceText(b.source) : "";
-  const shown = { ...e };
-  if (e.kind === "header") shown.body = { ...b, sources: (b.sources || []).map((s) => `${s[0]} (${s[1].length} characters)`) };
-  $("event-body").textContent = JSON.stringify(shown, null, 2);
+  $("event-text").textContent = summary(e);
+  let rule = b.rule ? `${b.rule} — ${b.source}` : "";
+  let source = b.source || "";
+  if (e.kind === "header") rule = "The game's header: the pinned rules and the seed commitment";
+  if (e.kind === "reveal") {
+    rule = ending ? `Ended by ${ending.rule} — ${ending.rule_source}${ending.citation ? " · " + ending.citation : ""}`
+      : "The seed's reveal: the game is over";
+    source = ending ? ending.rule_source : "";
+  }
+  $("event-rule").textContent = rule;
+  $("event-source").textContent = source ? sourceText(source) : "";
+  $("event-body").replaceChildren(...details(e).flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))]));
 }
 
 async function go(version) {
   const last = data.events.length;
   at = Math.max(1, Math.min(last, version));
   $("jump").value = at;
-  document.querySelectorAll("#events li.current").forEach((li) => li.classList.remove("current"));
+  document.querySelectorAll("#events li.current").forEach((li) => {
+    li.classList.remove("current");
+    li.setAttribute("aria-selected", "false");
+    li.tabIndex = -1;
+  });
   const item = $(`ev-${at}`);
   item.classList.add("current");
+  item.setAttribute("aria-selected", "true");
+  item.tabIndex = 0;
+  $("events").setAttribute("aria-activedescendant", item.id);
+  if (document.activeElement && document.activeElement.closest && document.activeElement.closest("#events")) item.focus();
   item.scrollIntoView({ block: "nearest" });
   renderEvent(data.events[at - 1]);
   const requested = at;
   try {
-    const step = await getJSON(`/step?at=${at}&seat=${encodeURIComponent(seat)}`);
+    const query = (n) => getJSON(`/step?at=${n}&seat=${encodeURIComponent(seat)}`);
+    const [step, prior] = await Promise.all([query(at), at > 1 ? query(at - 1) : Promise.resolve(null)]);
+    before = prior ? prior.view : null;
     if (requested === at) renderBoard(step);
   } catch (err) {
     $("turn").textContent = `Event ${at} cannot be replayed: ${err.message}`;
     $("zones").replaceChildren();
   }
-  document.body.dataset.at = String(at);
+  if (requested === at) document.body.dataset.at = String(at); // a later step has not overtaken this one
 }
 
 async function main() {
@@ -190,10 +299,15 @@ async function main() {
   $("jump").onchange = () => go(Number($("jump").value));
   $("seat").onchange = () => { seat = $("seat").value; go(at); };
   document.addEventListener("keydown", (ev) => {
-    if (ev.target.tagName === "INPUT") return;
-    if (ev.key === "ArrowRight") go(at + 1);
-    if (ev.key === "ArrowLeft") go(at - 1);
+    if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+    const keys = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 1, End: data.events.length };
+    if (ev.key in keys) { ev.preventDefault(); go(keys[ev.key]); }
   });
+  if (data.finished) {
+    const last = await getJSON(`/step?at=${data.events.length}&seat=all`).catch(() => null);
+    ending = last && last.ending;
+    $("ending").textContent = ending ? `Game over: ${ending.text}` : "";
+  }
   const failing = data.audit.failure && data.audit.failure.version;
   await go(failing || data.events.length);
   if (failing) $(`ev-${failing}`).scrollIntoView({ block: "center" });

@@ -1,0 +1,138 @@
+"""Moves, events and endings as sentences people read: the viewer's timeline, the play UI's
+log and move list, `ludex replay` and the API's `text` fields all take them from here.
+
+A move or trigger may carry a template in rule text, `say "{actor} hints {target}: {colour}"`
+(grammar rule `say_clause`): `{actor}` is the acting seat, every other `{NAME}` one of the
+rule's arguments. Without one, the sentence is generic: the seat, the rule's name in words
+and its arguments (`seat 0 plays card: red-3`, `seat 1 place: card red-12, t tile3, s 0`).
+
+Every function works on the JSON one viewer may see (`runtime.views.event_view`, a listed
+`runtime.Move`), so an argument hidden from that viewer reads as its slot (`a hidden component at
+hand[1]@3`) and the sentence never tells more than the event does.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any, Mapping
+
+_FORMAT = string.Formatter()
+# an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
+_SLOT = re.compile(r"^\S+@\d+$")
+
+
+def words(name: str) -> str:
+    """A rule or argument name as words: `play_card` -> `play card`."""
+    return name.replace("_", " ")
+
+
+def value_text(value: Any) -> str:
+    """An argument's value as text: names and numbers as they are, lists joined by commas,
+    truth values as yes/no, none as `none`."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_text(v) for v in value) or "nothing"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
+    return str(value)
+
+
+def seat_text(seat: Any) -> str:
+    """`seat 2`; `nobody` for no seat."""
+    return "nobody" if seat is None else f"seat {seat}"
+
+
+def _shown(arg: str, value: Any, hidden: frozenset[str]) -> str:
+    return f"a hidden component at {value}" if arg in hidden else value_text(value)
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:  # a name the template does not know stays as written
+        return "{" + key + "}"
+
+
+def is_slot(value: Any) -> bool:
+    """Whether an argument's value is a slot reference (`hand[1]@3`): a component the reader may not see."""
+    return isinstance(value, str) and _SLOT.match(value) is not None
+
+
+def fill(template: str, fields: Mapping[str, str]) -> str:
+    """`template` with each `{NAME}` replaced by `fields[NAME]`; an unknown name is kept as
+    `{NAME}`, a lone brace as it is (never an error: the checker reports bad names)."""
+    out = []
+    try:
+        parsed = list(_FORMAT.parse(template))
+    except ValueError:
+        return template
+    for literal, name, _spec, _conv in parsed:
+        out.append(literal)
+        if name is not None:
+            out.append(fields[name] if name in fields else "{" + name + "}")
+    return "".join(out)
+
+
+def move_sentence(rules: Any, seat: Any, name: str, args: Mapping[str, Any],
+                  hidden: frozenset[str] = frozenset()) -> str:
+    """A move as a sentence. `rules` is the compiled `dsl.Ruleset` (its `say` templates; None:
+    the generic sentence),
+    `seat` the mover, `args` the arguments as the reader sees them, `hidden` the arguments the
+    reader sees only as a slot reference."""
+    decl = next((m for m in rules.moves if m.name == name), None) if rules is not None else None
+    template = getattr(decl, "say", None)
+    if template:
+        fields = {k: _shown(k, v, hidden) for k, v in args.items()}
+        fields["actor"] = seat_text(seat)
+        return fill(template, fields)
+    order = [b.name for b in decl.params] if decl is not None else []  # the rule's own order, not the record's
+    named = sorted(args, key=lambda k: order.index(k) if k in order else len(order))
+    told = ", ".join(f"{words(k)} {_shown(k, args[k], hidden)}" for k in named)
+    return f"{seat_text(seat).capitalize()}: {words(name)}" + (f" ({told})" if told else "")
+
+
+def event_sentence(rules: Any, event: Mapping[str, Any]) -> str:
+    """An event (`runtime.views.event_view`'s JSON for one reader) as a sentence: a move by
+    its template or generically, a shuffle, a draw (its components, or how many are hidden)
+    and a reveal."""
+    kind = event.get("kind")
+    if kind == "move":
+        args = dict(event.get("args") or {})
+        hidden = frozenset(k for k, v in args.items() if is_slot(v))
+        return move_sentence(rules, event.get("seat"), str(event.get("move")), args, hidden)
+    zone = event.get("zone") or "?"
+    shown = list(event.get("outcome") or [])
+    if kind == "chance":
+        if event.get("node") == "shuffle":
+            return f"{zone} is shuffled" + ("" if shown else " (its order is hidden)")
+        if shown:
+            return f"Drawn into {zone}: {value_text(shown)}"
+        n = event.get("hidden") or 0
+        return f"Drawn into {zone}: {n} hidden component{'s' if n != 1 else ''}"
+    if kind == "show":
+        return f"{zone} is revealed: {value_text(shown)}"
+    return words(str(kind))
+
+
+def ending_sentence(rules: Any, ending: Mapping[str, Any] | None) -> str:
+    """Why the game ended (`runtime.Game.ending`) as a sentence: the ending rule's `say`
+    template when it has one, else its reason; then the rule, where it stands and the
+    rulebook section it cites; then the winners and the scores."""
+    if not ending:
+        return ""
+    rule = str(ending.get("rule", ""))
+    kind, _, name = rule.partition(" ")
+    decls = {"trigger": rules.triggers, "move": rules.moves}.get(kind, ()) if rules is not None else ()
+    decl = next((d for d in decls if d.name == name), None)
+    head = getattr(decl, "say", None) or str(ending.get("reason") or "the game ended")
+    where = f"{rule} at {ending['rule_source']}" if ending.get("rule_source") else rule
+    cite = f": {ending['citation']}" if ending.get("citation") else ""
+    winners = list(ending.get("winners") or [])
+    who = ("Winners: " + ", ".join(seat_text(s) for s in winners)) if winners else "No winner"
+    scores = ending.get("scores") or {}
+    told = "; scores: " + ", ".join(
+        (f"team {v}" if k == "team" else f"{seat_text(k)} {value_text(v)}") for k, v in scores.items()) if scores else ""
+    return f"{head[:1].upper()}{head[1:]} ({where}{cite}). {who}{told}."
+

@@ -1,0 +1,123 @@
+"""A game a person can read in the viewer (Debian's Chromium through Playwright): why it
+ended (the ending rule, its place in the pinned source and its citation), every event and
+legal move as a sentence with no JSON anywhere, what a move touched marked on the board, a
+timeline walked with the keyboard, and no serious or critical accessibility violation under
+axe-core (npm, installed by `make test` into tests/browser/axe)."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.append(str(Path(__file__).resolve().parents[1] / "service"))
+from service_harness import play_service  # noqa: E402
+
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+JSONISH = re.compile(r'[{}]|"\w+":')
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("body[data-ready='true']", timeout=30000)
+
+
+def _finished(live_service, ruleset: str, seed: str, rng: int) -> tuple[dict, list[dict]]:
+    service = live_service.service
+    game = service.create_game(ruleset, seats=2, seed=seed)
+    play_service(service, game, random.Random(rng))
+    return game, service.export(game["game_id"])
+
+
+def test_the_header_says_why_the_game_ended_with_its_rule_and_citation(page, live_service):
+    game, log = _finished(live_service, "hanabi", "lost game", 5)
+    _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")
+    ending = page.inner_text("#ending")
+    assert ending.startswith("Game over: ")
+    # Random play loses Hanabi on the third fuse: the header names that trigger and its reason.
+    assert "trigger burnt_out at hanabi/game.ludex:" in ending
+    assert "the third fuse burnt" in ending.lower()
+    assert "team 0" in ending
+    # The citation shown is the trigger's own doc string in the pinned source.
+    line = int(re.search(r"trigger burnt_out at hanabi/game\.ludex:(\d+)", ending).group(1))
+    source = dict(log[0]["body"]["sources"])["hanabi/game.ludex"].splitlines()[line - 1]
+    assert source.lstrip().startswith("trigger burnt_out")
+    doc = re.search(r'"([^"]+)"', source).group(1)
+    assert doc in ending
+    # The reveal event's rule box cites the ending rule instead of staying empty.
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.body.dataset.at === '{len(log)}'")
+    assert page.inner_text("#event-rule").startswith("Ended by trigger burnt_out")
+    assert "trigger burnt_out" in page.inner_text("#event-source")
+
+
+def test_events_moves_and_details_read_as_sentences_never_json(page, live_service):
+    game, log = _finished(live_service, "balloon_cup", "sentences", 3)
+    _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")
+    rows = page.locator("#events li")
+    assert rows.count() == len(log)
+    for text in rows.all_inner_texts():
+        assert not JSONISH.search(text), text
+    move = next(e for e in log if e["kind"] == "move")
+    args = move["body"]["args"]
+    row = page.inner_text(f"#ev-{move['version']}")
+    # a generic sentence: the seat, the rule's name and every argument's value by name
+    assert f"Seat {move['body']['seat']}: {move['body']['move']}" in row
+    assert all(str(v) in row for v in args.values())
+    page.fill("#jump", str(move["version"] - 1))
+    page.dispatch_event("#jump", "change")
+    page.wait_for_function(f"document.body.dataset.at === '{move['version'] - 1}'")
+    page.select_option("#seat", str(move["body"]["seat"]))
+    page.wait_for_function("document.querySelectorAll('#legal li').length > 1")
+    for text in page.locator("#legal li").all_inner_texts():
+        assert not JSONISH.search(text), text
+        assert text.startswith(f"Seat {move['body']['seat']}: ")
+    details = page.inner_text("#event-body")
+    assert not JSONISH.search(details), details
+
+
+def test_what_a_move_touched_is_marked_on_the_next_board(page, live_service):
+    game, log = _finished(live_service, "balloon_cup", "touched", 4)
+    _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")
+    page.select_option("#seat", "all")
+    page.wait_for_function("document.querySelectorAll('#zones .zone.hidden').length === 0")
+    move = next(e for e in log if e["kind"] == "move" and e["version"] > 10)
+    card = move["body"]["args"]["card"]
+    page.fill("#jump", str(move["version"]))
+    page.dispatch_event("#jump", "change")
+    page.wait_for_function(f"document.body.dataset.at === '{move['version']}' && "
+                           f"document.querySelector('#turn').textContent.startsWith('After event {move['version']}:')")
+    touched = page.eval_on_selector_all(".chip.touched", "chips => chips.map(c => c.dataset.name)")
+    assert card in touched
+    # a card the move did not move is not marked
+    still = page.eval_on_selector_all(".chip:not(.touched)", "chips => chips.map(c => c.dataset.name)")
+    assert still and card not in still
+
+
+def test_the_timeline_is_walked_with_the_keyboard(page, live_service):
+    game, log = _finished(live_service, "balloon_cup", "keyboard", 6)
+    _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")
+    page.focus("#events")
+    page.keyboard.press("Home")
+    page.wait_for_function("document.body.dataset.at === '1'")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("document.body.dataset.at === '2'")
+    assert page.get_attribute("#ev-2", "aria-selected") == "true"
+    assert page.get_attribute("#ev-1", "aria-selected") == "false"
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.body.dataset.at === '{len(log)}'")
+
+
+@pytest.mark.parametrize("ruleset", ["balloon_cup", "hanabi"])
+def test_the_viewer_has_no_serious_or_critical_accessibility_violation(page, live_service, ruleset):
+    assert AXE.is_file(), f"{AXE} is missing: `make test` installs it (npm ci --prefix tests/browser/axe)"
+    game, _log = _finished(live_service, ruleset, "axe", 7)
+    _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [(v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:5]) for v in result["violations"]
+           if v["impact"] in ("serious", "critical")]
+    assert bad == []

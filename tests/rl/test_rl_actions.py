@@ -1,0 +1,93 @@
+"""The fixed action numbering: derived from the IR, the same from bound values as from the
+moves a client writes, a bijection with the legal moves, and clear about what it refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy")
+
+from rl_cases import KUHN, positions  # noqa: E402
+
+from dsl import load_from_sources  # noqa: E402
+from ludex.rl.actions import ActionSpaceTooSmall, ActionTable, Components, Ordinal, Values  # noqa: E402
+from ludex.rl.spec import Spec  # noqa: E402
+from runtime import Game, IllegalMove  # noqa: E402
+
+
+def test_hanabi_numbering_follows_the_declarations():
+    t = Spec("hanabi", 2).table
+    assert [(b["move"], b["offset"], b["size"]) for b in t.layout()] == [
+        ("hint_colour", 0, 10), ("hint_rank", 10, 10), ("discard", 20, 50), ("play", 70, 50)]
+    hint = t.blocks[0]
+    assert hint.universes == (Values((0, 1)), Values(("red", "yellow", "green", "white", "blue")))
+    # a card in one's own hand, held facing away, is chosen by its place
+    assert t.blocks[3].universes == (Components((), 50),)
+    assert t.describe(7) == 'hint_colour(target=1, colour="green")'  # 1 * 5 + 2
+    assert t.describe(72) == "play(k=@2)"
+    assert t.n == 120
+
+
+def test_a_static_where_filter_narrows_the_components():
+    t = Spec("battle_line").table
+    scout = t.by_name["play_scout"].universes[0]
+    assert scout == Components(("scout",), 0)  # `where it is tactic and .tname == scout`
+    troops = t.by_name["play_troop"].universes[0]
+    assert len(troops.names) == 60 and troops.slots == 0  # one's own hand: seen, so by name
+
+
+@pytest.mark.parametrize("ruleset, seats", [("hanabi", 3), ("battle_line", 2), ("balloon_cup", 2), ("weather_machine", 2)])
+def test_numbers_from_bound_values_equal_numbers_from_written_moves(ruleset, seats):
+    spec = Spec(ruleset, seats)
+    t = spec.table
+    for g in positions(spec, 60, seed=5):
+        seat = g.st.actor
+        fast = dict(t.legal(g, seat))
+        t._listing = None
+        slow = t._legal_slow(g.legal_moves(seat))
+        assert fast == slow
+        moves = g.legal_moves(seat)
+        assert sorted(fast.values()) == list(range(len(moves)))  # one action per legal move
+        for a, i in list(fast.items())[:8]:
+            m = t.to_move(g, seat, a)
+            assert m == moves[i]
+            assert t.to_action(g, seat, m.to_dict()) == a  # both ways, from the JSON a client sends
+
+
+def test_an_illegal_action_names_the_move_it_stands_for():
+    spec = Spec(KUHN)
+    g = spec.new_game(seed=1)
+    t = spec.table
+    bet = t.to_action(g, 0, {"name": "bet", "args": {}})
+    with pytest.raises(IllegalMove, match=r"bet\(\) is not legal for seat 1 now"):
+        t.to_move(g, 1, bet)
+    with pytest.raises(ValueError, match="outside this ruleset's actions 0..1"):
+        t.describe(5)
+
+
+CHOOSE = """
+game choose
+seats 2
+var picked: int = 0
+fn options() -> list<int> = [x * 10 for x in 1..5]
+step pick then end turn
+move take(v in options()) during pick { picked = v  end game win 0 "done" }
+"""
+
+
+def test_a_computed_domain_is_numbered_by_legal_choice_and_a_small_cap_says_so():
+    rs = load_from_sources((("choose.ludex", CHOOSE),))
+    g = Game.new(rs, 2, seed=1)
+    t = ActionTable(g)
+    assert t.blocks[0].universes == (Ordinal(32),)
+    assert sorted(t.legal(g, 0)) == [0, 1, 2, 3, 4]
+    assert t.to_move(g, 0, 3).args == {"v": 40}
+    with pytest.raises(ActionSpaceTooSmall, match=r"move 'take' has more than 2 legal choices of 'v' here; raise ordinal_cap"):
+        ActionTable(g, ordinal_cap=2).legal(g, 0)
+
+
+def test_the_version_names_the_rules_seats_and_options():
+    a, b = Spec("hanabi", 2).table, Spec("hanabi", 3).table
+    c = Spec("hanabi", 2, options={"empty_hints": False}).table
+    assert len({a.version, b.version, c.version}) == 3
+    assert a.version.startswith(Spec("hanabi", 2).rs.content_hash[:16])

@@ -1,0 +1,99 @@
+"""Observations: each vector says what the seat's view says, and nothing the view hides
+(a property test: dealing the hidden components again never changes the seat's vector)."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from rl_cases import positions  # noqa: E402
+
+from ludex.rl.observations import MARK_BUCKETS  # noqa: E402
+from ludex.rl.spec import Spec  # noqa: E402
+from search.determinise import determinise  # noqa: E402
+
+RULESETS = [("hanabi", 2), ("hanabi", 4), ("battle_line", 2), ("balloon_cup", 2), ("weather_machine", 3)]
+_SPECS: dict = {}
+
+
+def spec_of(name: str, seats: int) -> Spec:
+    if (name, seats) not in _SPECS:
+        _SPECS[name, seats] = Spec(name, seats)
+    return _SPECS[name, seats]
+
+
+def fields(spec: Spec, vec) -> dict:
+    return {f["name"]: (vec[f["offset"]:f["offset"] + f["size"]], f["labels"]) for f in spec.encoder.layout()}
+
+
+def bits(marks) -> set[int]:
+    return {zlib.crc32(repr(m).encode()) % MARK_BUCKETS for m in marks}
+
+
+def assert_matches_view(spec: Spec, g, seat: int, vec) -> None:
+    """Every field of the vector read back against `g.view(seat)`."""
+    view, f = g.view(seat), fields(spec, vec)
+    assert f["seat"][0].tolist() == [1.0 if s == seat else 0.0 for s in range(spec.nseats)]
+    actor = f["actor"][0]
+    assert actor.tolist() == ([0.0] * spec.nseats if view["terminal"] else [1.0 if s == view["actor"] else 0.0 for s in range(spec.nseats)])
+    step, labels = f["step"]
+    assert labels[int(np.argmax(step))] == view["step"] and step.sum() == 1
+    for key, zv in view["zones"].items():
+        seg, labels = f[f"zone {key}"]
+        assert seg[0] == (zv["count"] or 0), key
+        shown = "components" in zv
+        assert seg[1] == (1.0 if shown else 0.0), key
+        present = {labels[i] for i in np.flatnonzero(seg[2:]) + 2}
+        assert present == ({c["name"] for c in zv["components"]} if shown else set()), key
+        marks, mlabels = f["marks"]
+        for c in zv.get("components", ()):
+            got = {int(lab.rsplit(":", 1)[1]) for lab in (mlabels[i] for i in np.flatnonzero(marks)) if lab.rsplit(":", 1)[0] == c["name"]}
+            assert got == bits(c.get("marks", [])), (key, c["name"])
+        if zv.get("slots"):
+            place, plabels = f[f"place marks {key}"]
+            for s in zv["slots"]:
+                got = {int(lab.rsplit(":", 1)[1]) for lab in (plabels[i] for i in np.flatnonzero(place)) if lab.startswith(f"@{s['slot']}:")}
+                assert got == bits(s["marks"]), (key, s)
+    for name, value in view["vars"].items():
+        if isinstance(value, (int, bool)) and f"var {name}" in f and f[f"var {name}"][1] == ["value"]:
+            assert f[f"var {name}"][0][0] == float(value), name
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=st.sampled_from(RULESETS), seed=st.integers(0, 10_000), plies=st.integers(0, 60), data=st.data())
+def test_hidden_components_never_change_a_seats_observation(case, seed, plies, data):
+    spec = spec_of(*case)
+    g = positions(spec, plies + 1, seed)[-1]
+    seat = data.draw(st.integers(0, spec.seats - 1), label="seat")
+    before = spec.encoder.encode(g, seat)
+    assert_matches_view(spec, g, seat, before)
+    for k in range(3):
+        other = determinise(g, seat, random.Random(seed * 7 + k))
+        assert other.view(seat) == g.view(seat)  # the same information set...
+        assert np.array_equal(spec.encoder.encode(other, seat), before)  # ...the same vector
+
+
+def test_dealing_hidden_cards_again_does_change_what_another_seat_sees():
+    # the control for the property above: the vector does read the cards a seat can see
+    spec = spec_of("hanabi", 2)
+    g = spec.new_game(seed=3)
+    other = determinise(g, 0, random.Random(1))  # seat 0's own hand, which seat 1 sees
+    assert np.array_equal(spec.encoder.encode(other, 0), spec.encoder.encode(g, 0))
+    assert not np.array_equal(spec.encoder.encode(other, 1), spec.encoder.encode(g, 1))
+
+
+def test_hint_marks_on_ones_own_hand_are_read_by_place():
+    spec = spec_of("hanabi", 2)
+    g = spec.new_game(seed=3)
+    g.apply(0, {"name": "hint_rank", "args": {"target": 1, "rank": 1}})
+    for seat in (0, 1):
+        assert_matches_view(spec, g, seat, spec.encoder.encode(g, seat))
+    f = fields(spec, spec.encoder.encode(g, 1))
+    assert f["place marks hand[1]"][0].sum() == 5  # one hint, one bit on each of seat 1's five places
+    assert f["place marks hand[0]"][0].sum() == 0  # seat 1 sees seat 0's hand: its marks are on the cards

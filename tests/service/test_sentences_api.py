@@ -1,0 +1,68 @@
+"""The API tells each event, legal move and ending as a sentence, beside the records (never
+inside them, so an exported log still audits), and a sentence tells no more than the record
+it reads: a hidden card stays hidden in the text too."""
+
+from __future__ import annotations
+
+import random
+
+from service_harness import play_service
+
+
+def _service(tmp_path):
+    from api.app import GameService
+    from api.store import EventStore
+
+    return GameService(EventStore(f"sqlite:///{tmp_path / 'ludex.db'}"))
+
+
+def test_events_and_legal_moves_come_with_their_sentences(tmp_path):
+    service = _service(tmp_path)
+    game = service.create_game("balloon_cup", seats=2, seed="texts")
+    seat = service.view(game["game_id"], None)["decision"]["seats"][0]
+    legal = service.legal_moves(game["game_id"], game["tokens"][seat])
+    assert len(legal["texts"]) == len(legal["moves"]) > 0
+    first = legal["moves"][0]
+    assert legal["texts"][0] == (f"Seat {seat}: place (card {first['args']['card']}, t {first['args']['t']}, "
+                                 f"s {first['args']['s']})")
+    moved = service.submit_move(game["game_id"], game["tokens"][seat], first, legal["version"])
+    assert len(moved["texts"]) == len(moved["events"])
+    assert moved["texts"][0] == legal["texts"][0]
+    events = service.events(game["game_id"], None)
+    assert len(events["texts"]) == len(events["events"])
+    assert events["texts"][0].startswith("A game of balloon_cup for 2 seats begins")
+    assert all("text" not in e for e in events["events"])  # the records are the log's, unchanged
+
+
+def test_a_hidden_card_stays_hidden_in_the_sentence(tmp_path):
+    service = _service(tmp_path)
+    game = service.create_game("hanabi", seats=2, seed="hidden texts")
+    play_service(service, game, random.Random(1), moves=4)
+    full = service.export(game["game_id"])
+    assert sum(1 for e in full if e["body"].get("hidden_from")) >= 2  # cards played unseen by their holder
+    for seat in (0, 1):
+        shown = service.events(game["game_id"], game["tokens"][seat])
+        assert not shown["finished"]
+        for record, told, mine in zip(full, shown["texts"], shown["events"]):
+            body = record["body"]
+            for arg, blind in (body.get("hidden_from") or {}).items():
+                if seat in blind:
+                    assert body["args"][arg] not in told, (told, body)
+                    assert mine["body"]["args"][arg] in told  # its slot, as the record shows it
+            if record["kind"] == "chance" and body.get("seen_by") is not None and seat not in body["seen_by"]:
+                assert not any(name in told for name in body["outcome"]), told
+
+
+def test_a_finished_game_says_why_it_ended(tmp_path):
+    service = _service(tmp_path)
+    game = service.create_game("battle_line", seats=2, seed="ending")
+    last = play_service(service, game, random.Random(2))
+    ending = last["ending"]
+    assert ending == service.view(game["game_id"], None)["ending"]
+    assert ending["rule"].split()[0] in ("trigger", "move")
+    line = int(ending["rule_source"].rsplit(":", 1)[1])
+    text = dict(service.export(game["game_id"])[0]["body"]["sources"])["battle_line/game.ludex"]
+    assert text.splitlines()[line - 1].lstrip().startswith(ending["rule"])  # it points at the rule itself
+    assert ending["text"].startswith(ending["reason"][0].upper())
+    assert f"{ending['rule']} at {ending['rule_source']}: {ending['citation']}" in ending["text"]
+    assert service.view(game["game_id"], None)["outcome"]["reason"] == ending["reason"]
