@@ -66,6 +66,7 @@ bench: $(STAMP)
 	$(PY) bench/battle_line_bench.py
 	$(PY) bench/hanabi_bench.py
 	$(PY) bench/rl_bench.py
+	$(PY) bench/simulation_bench.py
 
 bench-service: $(STAMP)
 	$(PY) -m bench.service.load

@@ -68,6 +68,7 @@ def _root(
 def _register_all() -> None:
     from ludex import designer_commands, fmt_commands, lsp_commands, service_commands, tournament_commands
 
+    __import__("ludex.compare_commands", fromlist=["register"]).register(app)
     designer_commands.register(app)
     service_commands.register(app)
     fmt_commands.register(app)

@@ -13,12 +13,12 @@ from typing import Any, Optional
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from dsl import Ruleset, RulesetError, UnknownRuleset, check, load_ruleset, parse_expr
 from dsl.diagnostics import names_hint
 from dsl.ir import to_data
 from dsl.placeholders import count_by_kind, placeholders
+from ludex import run_options
 from ludex.cli import fail
 
 RulesetArg = typer.Argument(..., help="bundled ruleset name, or your own folder (with game.ludex) or .ludex file")
@@ -183,72 +183,46 @@ def register(app: typer.Typer) -> None:
         rs = _load(ruleset, variant)
         print(json.dumps({"content_hash": rs.content_hash, "ir": to_data(rs.to_data())}, indent=1))
 
-    @app.command("simulate")
+    @app.command("simulate", cls=run_options.RayCommand)
     def simulate_cmd(
         ruleset: str = RulesetArg,
         variant: list[str] = VariantOpt,
         seats: int = SeatsOpt,
         option: list[str] = OptionOpt,
-        games: int = typer.Option(100, "--games", "-n", min=1, help="number of games to play"),
-        seed: int = typer.Option(0, "--seed", help="seed of the whole run: the same seed plays the same games"),
-        max_plies: int = typer.Option(5000, "--max-plies", min=1, help="cut a game after this many moves"),
+        games: int = run_options.GamesOpt,
+        seed: int = run_options.SeedOpt,
+        max_plies: int = run_options.MaxPliesOpt,
         as_json: bool = typer.Option(False, "--json", help="print the statistics as JSON"),
         save: Optional[Path] = typer.Option(
             None, "--save", help="write each game's log to DIR/game-NNNN.jsonl (the `ludex export` format; replay and audit read it)"
         ),
-        bot: str = typer.Option(
-            "random", "--bot", help="the policy of every seat: random, greedy (one-ply lookahead), mcts (UCT), "
-            "ismcts (information-set MCTS), policy (the ruleset's first policy) or policy:NAME"
-        ),
-        seconds: float = typer.Option(0.2, "--seconds", min=0.001, help="mcts, ismcts: thinking time per move, in seconds"),
-        rollout: Optional[str] = typer.Option(None, "--rollout", help="ismcts: play the playouts with the ruleset's policy NAME"),
-        iterations: Optional[int] = typer.Option(
-            None, "--iterations", min=1,
-            help="mcts: exactly this many iterations per move instead of --seconds (the same seed plays the same games)",
-        ),
+        bot: str = run_options.BotOpt,
+        seconds: float = run_options.SecondsOpt,
+        rollout: Optional[str] = run_options.RolloutOpt,
+        iterations: Optional[int] = run_options.IterationsOpt,
         plot: Optional[Path] = typer.Option(
-            None, "--plot", help="draw win rates (95% intervals), game lengths and scores to FILE.png (matplotlib)"
+            None, "--plot", help="draw win rates (95% intervals), game lengths, scores and the evaluation metrics to FILE.png"
         ),
+        workers: Optional[int] = run_options.WorkersOpt,
+        ray: Optional[str] = run_options.RayOpt,
+        out: Optional[Path] = typer.Option(
+            None, "--out", help="keep the run in DIR: run.json and one JSON line per game (seed, outcome, scores, length, "
+                                "metrics, moves); `ludex replay DIR --game N` replays a game"
+        ),
+        resume: bool = typer.Option(False, "--resume", help="with --out: bring the run in DIR to --games games, keeping those played"),
     ) -> None:
-        """Playouts with statistics: win rates by seat with 95% intervals, draws, game length and
-        score quantiles, branching, speed."""
-        from ludex.simulation import simulate
+        """Playouts with statistics: win rates by seat, first-seat advantage, balance, draws,
+        decisiveness, lead changes, game length, branching, stalls, each with a 95% interval;
+        on every core, or on Ray."""
+        from ludex.simulate_command import run_simulate
 
         rs = _load(ruleset, variant)
         opts = parse_options(rs, option)
         seats = seat_count(rs, seats)
         new_game(rs, seats, opts, seed="check")  # the rules' own refusal, before any progress bar
-        console = Console(stderr=True)
-        from search.bots import BOTS
-
-        if bot not in BOTS and not bot.startswith("policy:"):
-            fail(f"there is no bot {bot!r}", names_hint(bot, list(BOTS) + ["policy:NAME"], "bots"))
-        for wanted in ([bot.partition(":")[2] or None] if bot.startswith("policy") else []) + ([rollout] if rollout else []):
-            try:
-                rs.policy(wanted)
-            except ValueError as exc:
-                fail(str(exc), "declare one: `policy NAME { MOVE when COND ... }` (docs/language.md, Policies)")
-        if save is not None and save.exists() and not save.is_dir():
-            fail(f"--save {save}: not a folder", "give a folder for the game logs (it is created if missing)")
-        if as_json:
-            stats = simulate(rs, seats, opts, games, seed, max_plies, save=save, bot=bot, seconds=seconds,
-                             iterations=iterations, rollout=rollout)
-            print(json.dumps(stats, indent=2))
-            if plot is not None:
-                _plot(stats, plot)
-            return
-        from rich.progress import Progress
-
-        with Progress(console=console, transient=True) as progress:
-            task = progress.add_task(f"simulating {rs.name}", total=games)
-            stats = simulate(rs, seats, opts, games, seed, max_plies, on_game=lambda: progress.advance(task), save=save,
-                             bot=bot, seconds=seconds, iterations=iterations, rollout=rollout)
-        _print_stats(stats)
-        if plot is not None:
-            _plot(stats, plot)
-            typer.echo(f"plot written to {plot}", err=True)
-        if save is not None:
-            typer.echo(f"saved {games} game logs in {save}/ (ludex replay {save}/game-0001.jsonl --final)", err=True)
+        run_simulate(rs, seats, opts, games=games, seed=seed, max_plies=max_plies, as_json=as_json, save=save, bot=bot,
+                     seconds=seconds, iterations=iterations, rollout=rollout, plot=plot, workers=workers, ray=ray,
+                     out=out, resume=resume)
 
     @app.command("play")
     def play_cmd(
@@ -352,67 +326,6 @@ def _load(ruleset: str, variants: list[str]) -> Ruleset:
         for d in exc.diagnostics:
             print(d, file=sys.stderr)
         raise typer.Exit(1) from None
-
-
-def _plot(stats: dict, path: Path) -> None:
-    from ludex.plot import plot_stats
-
-    try:
-        plot_stats(stats, path)
-    except OSError as exc:
-        fail(f"cannot write the plot to {path}: {exc.strerror or exc}", "give a writable FILE.png")
-
-
-def _counts_table(title: str, key: str, count: str, counts: dict[str, int]) -> Table:
-    """A two-column table of counts (`key` | `count`, right-aligned), one row per entry."""
-    t = Table(title=title)
-    t.add_column(key)
-    t.add_column(count, justify="right")
-    for k, v in counts.items():
-        t.add_row(k, str(v))
-    return t
-
-
-def _print_stats(s: dict) -> None:
-    c = Console()
-    w = Table(title=f"win rate by seat ({s['bot']} bots; 95% Wilson interval)")
-    w.add_column("seat", justify="right")
-    w.add_column("wins", justify="right")
-    w.add_column("rate", justify="right")
-    w.add_column("95% interval", justify="right")
-    for seat, r in s["win_rates"].items():
-        w.add_row(seat, str(r["wins"]), f"{r['rate']:.3f}", f"{r['ci95'][0]:.3f} – {r['ci95'][1]:.3f}")
-    d = s["draws"]
-    w.add_row("draws", str(d["games"]), f"{d['rate']:.3f}", f"{d['ci95'][0]:.3f} – {d['ci95'][1]:.3f}")
-    c.print(w)
-    q = Table(title="quantiles")
-    q.add_column("")
-    for k in ("min", "p10", "p25", "median", "p75", "p90", "max"):
-        q.add_column(k, justify="right")
-    rows = [("plies", s["length_quantiles"])] + [
-        (f"score {k}" if k == "team" else f"score seat {k}", v) for k, v in s["score_quantiles"].items()
-    ]
-    for label, v in rows:
-        if v:
-            q.add_row(label, *(f"{v[k]:g}" for k in ("min", "p10", "p25", "median", "p75", "p90", "max")))
-    c.print(q)
-    c.print(_counts_table(f"{s['ruleset']} — {s['games']} games, {s['seats']} seats", "outcome", "games", s["outcomes"]))
-    if len(s.get("wins_by_seat", {})) > s["seats"]:  # with automata: every seat's wins, zeros included
-        c.print(_counts_table("wins by seat", "seat", "wins", s["wins_by_seat"]))
-    c.print(_counts_table("how games ended", "reason", "games", s["reasons"]))
-    m = Table(show_header=False)
-    for k in ("plies", "mean_plies", "min_plies", "max_plies", "mean_branching", "seconds", "playouts_per_s", "plies_per_s"):
-        m.add_row(k, f"{s[k]:.2f}" if isinstance(s[k], float) else str(s[k]))
-    if s.get("mean_team_score") is not None:
-        m.add_row("mean_team_score", f"{s['mean_team_score']:.2f}")
-    c.print(m)
-    if s.get("mean_scores"):
-        sc = Table(title="mean final score by seat")
-        sc.add_column("seat", justify="right")
-        sc.add_column("mean score", justify="right")
-        for seat, mean in s["mean_scores"].items():
-            sc.add_row(seat, f"{mean:.2f}")
-        c.print(sc)
 
 
 def _show_moves(console: Console, g: Any, events: list[Any], seat: int) -> None:

@@ -60,6 +60,18 @@ def _read_export(path: Path) -> tuple[dict[str, Any] | None, list[dict[str, Any]
     return None, entries
 
 
+def _run_game_log(folder: Path, game: int | None) -> list[dict[str, Any]]:
+    """The log records of game `game` of the run in `folder` (`ludex simulate --out`), rebuilt from its row."""
+    from ludex.simulation.runfile import RunFileError, game_entries
+
+    if game is None:
+        fail(f"{folder} is a folder", "give --game N to replay game N of a run kept with `simulate --out`")
+    try:
+        return game_entries(folder, game)[1:]  # the export header left out, as _read_log does
+    except RunFileError as exc:
+        fail(str(exc))
+
+
 def _read_receipt(path: Path) -> Any:
     """A receipt kept by a player: the receipt object, or a whole move response holding one."""
     try:
@@ -276,15 +288,16 @@ def replay(
     final: bool = typer.Option(False, "--final", help="Show the game as it ended (the default without --at)."),
     seat: Optional[int] = typer.Option(None, "--seat", help="Show this seat's view (default: spectator)."),
     as_json: bool = typer.Option(False, "--json", help="Print the view as JSON instead of the board."),
+    game: Optional[int] = typer.Option(None, "--game", help="With a run folder (simulate --out DIR): replay its game N."),
 ) -> None:
     """Show a logged game right after event N (or at its end): the board as `ludex play` draws
-    it, or the view as JSON."""
+    it, or the view as JSON. LOG may also be a run folder (`simulate --out DIR`) with --game N."""
     from api.app import LogError, Rules, replay_view
 
     if final and at is not None:
         fail("--at and --final both say where to stop", "give one of them")
 
-    entries = _read_log(log)
+    entries = _run_game_log(log, game) if game is not None or log.is_dir() else _read_log(log)
     try:
         result = replay_view(Rules(), entries, at, seat)
     except LogError as exc:

@@ -80,3 +80,27 @@ def test_simulate_save_must_be_a_folder(tmp_path):
     file.write_text("")
     done = ludex("simulate", str(TOY), "--games", "1", "--save", str(file))
     assert done.exit_code == 2 and done.stderr.startswith(f"error: --save {file}: not a folder")
+
+
+def test_saving_logs_is_not_timed_with_the_games(tmp_path, monkeypatch):
+    # A log is rebuilt through the service, far slower than a toy game: the reported time and
+    # playouts/s are the games' alone, and the logs are still all written.
+    import time
+
+    from dsl import load_ruleset
+    from ludex import saved_games
+    from ludex.simulation import simulate
+
+    slow = saved_games.game_log
+
+    def slow_log(*args, **kwargs):
+        time.sleep(1.0)
+        return slow(*args, **kwargs)
+
+    toy = load_ruleset(str(TOY))
+    simulate(toy, None, {}, 1, 1, 100)  # the rules' first game builds their tables: not what is measured here
+    monkeypatch.setattr(saved_games, "game_log", slow_log)
+    stats = simulate(toy, None, {}, 3, 1, 100, save=tmp_path / "logs")
+    assert stats["seconds"] < 1.0 and stats["playouts_per_s"] > 3
+    assert sorted(p.name for p in (tmp_path / "logs").iterdir()) == ["game-0001.jsonl", "game-0002.jsonl", "game-0003.jsonl"]
+    assert stats["save_seconds"] >= 3.0
