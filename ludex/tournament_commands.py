@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 import typer
 
+from ludex import run_options
 from ludex.simulation import wilson
 
 
@@ -79,23 +80,25 @@ def _scores(outcome: dict[str, Any], seats: list[int]) -> list[float]:
     return [float(v) for v in got if isinstance(v, (int, float)) and not isinstance(v, bool)]
 
 
-def run(configs: list[dict[str, Any]], on_game: Callable[[], None] | None = None) -> list[dict[str, Any]]:
-    """Play every game of `configs` in this process, in order."""
+def run(configs: list[dict[str, Any]], on_game: Callable[[], None] | None = None, workers: int = 1,
+        ray: str | None = None) -> list[dict[str, Any]]:
+    """Play every game of `configs` on the simulation's runners (`ludex.simulation.map_games`:
+    `workers` local processes, or Ray at `ray`); results in the order they finish (each game is
+    seeded by its config, so the statistics do not depend on where it ran)."""
+    from functools import partial
+
+    from ludex.simulation import map_games
+    from ludex.simulation.local import each
     from search.tournament import play_game
 
-    out = []
-    for c in configs:
-        out.append(play_game(c))
-        if on_game:
-            on_game()
-    return out
+    return map_games(partial(each, play_game), configs, workers, ray, on_result=(lambda _r: on_game()) if on_game else None)
 
 
 def register(app: typer.Typer) -> None:
     """Add `ludex tournament` to the CLI."""
     from ludex.designer_commands import OptionOpt, RulesetArg, SeatsOpt, VariantOpt
 
-    @app.command("tournament")
+    @app.command("tournament", cls=run_options.RayCommand)
     def tournament_cmd(
         ruleset: str = RulesetArg,
         bots: str = typer.Option(..., "--bots", help="comma-separated bots: random, greedy, mcts, ismcts, policy, policy:NAME"),
@@ -110,6 +113,8 @@ def register(app: typer.Typer) -> None:
         option: list[str] = OptionOpt,
         max_plies: int = typer.Option(5000, "--max-plies", min=1, help="cut a game after this many moves"),
         as_json: bool = typer.Option(False, "--json", help="print the results as JSON"),
+        workers: Optional[int] = run_options.WorkersOpt,
+        ray: Optional[str] = run_options.RayOpt,
     ) -> None:
         """Round robin between bots, seats rotated: win rates with 95% intervals, Bradley-Terry ratings."""
         from rich.console import Console
@@ -136,12 +141,13 @@ def register(app: typer.Typer) -> None:
             fail(f"--bots {bots}: a tournament needs two different bots or more", "e.g. --bots policy,random")
         configs = schedule(ruleset, names, games, seed, seat_count(rs, seats), tuple(variant), parse_options(rs, option),
                            seconds, iterations, rollout, max_plies)
+        n_workers = run_options.worker_count(workers, ray)
         if as_json:
-            print(json.dumps(summarise(names, run(configs)), indent=2))
+            print(json.dumps(summarise(names, run(configs, workers=n_workers, ray=ray)), indent=2))
             return
         with Progress(console=Console(stderr=True), transient=True) as progress:
             task = progress.add_task(f"tournament on {rs.name}", total=len(configs))
-            stats = summarise(names, run(configs, on_game=lambda: progress.advance(task)))
+            stats = summarise(names, run(configs, on_game=lambda: progress.advance(task), workers=n_workers, ray=ray))
         t = Table(title=f"{rs.name}: {games} games per pairing, seats rotated (95% Wilson intervals)")
         for col in ("bot", "games", "W", "D", "L", "win rate", "95% CI", "score", "BT", "s/move"):
             t.add_column(col)

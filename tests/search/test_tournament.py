@@ -66,3 +66,16 @@ def test_simulate_plays_a_policy_and_ismcts():
     res = ludex("simulate", "balloon_cup", "--bot", "ismcts", "--iterations", "5", "--rollout", "pilot", "-n", "1", "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["bot"] == "ismcts"
+
+
+def test_a_tournament_on_two_workers_gives_the_results_of_one():
+    """`ludex tournament` plays on the simulation's runners (issue 26): each game is seeded by
+    its own config, so the numbers do not depend on how many processes played them."""
+    runs = [ludex("tournament", "balloon_cup", "--bots", "policy,random", "-n", "4", "--seed", "3", "--json",
+                  "--workers", str(n)) for n in (1, 2)]
+    assert all(r.exit_code == 0 for r in runs), [r.output for r in runs]
+    one, two = (json.loads(r.stdout) for r in runs)
+    for stats in (one, two):  # think times differ between runs: compare what the games decided
+        for b in stats["bots"].values():
+            b.pop("seconds_per_decision")
+    assert one == two
