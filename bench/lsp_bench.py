@@ -56,7 +56,8 @@ async def main(edits: int, total: int, burst: int) -> None:
 
     version = 0
 
-    mid = text.split("\n").index("const bot_cost = 1 " + text.split("const bot_cost = 1 ", 1)[1].split("\n", 1)[0])
+    # a one-digit constant mid-file (`const bot_cost = N ...`): the edit rewrites its digit, column 17
+    mid = next(k for k, ln in enumerate(text.split("\n")) if ln.startswith("const bot_cost = ") and ln[17].isdigit())
 
     def change(i: int, kind: str = "end") -> None:
         """An edit that keeps the file valid: `end` rewrites a comment on the last line, `mid` a
