@@ -50,11 +50,6 @@ def _shown(arg: str, value: Any, hidden: frozenset[str]) -> str:
     return f"a hidden component at {value}" if arg in hidden else value_text(value)
 
 
-class _Fields(dict):
-    def __missing__(self, key: str) -> str:  # a name the template does not know stays as written
-        return "{" + key + "}"
-
-
 def is_slot(value: Any) -> bool:
     """Whether an argument's value is a slot reference (`hand[1]@3`): a component the reader may not see."""
     return isinstance(value, str) and _SLOT.match(value) is not None

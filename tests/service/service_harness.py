@@ -218,3 +218,16 @@ def store_rows(server: Server) -> tuple:
         events = conn.execute(sa.text("SELECT * FROM ludex_events ORDER BY game_id, version")).all()
         conn.rollback()  # end the read, so the next one sees new commits
     return games, events
+
+
+def rehash(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recompute the chain after an edit, as a careful forger would (each record's prev_hash and
+    hash, with the store's own `event_hash`)."""
+    from api.store import event_hash
+
+    out, prev = [], "0" * 64
+    for e in entries:
+        e = dict(e, prev_hash=prev)
+        e["hash"] = prev = event_hash(e["game_id"], e["version"], e["kind"], e["body"], prev)
+        out.append(e)
+    return out

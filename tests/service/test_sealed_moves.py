@@ -15,12 +15,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from service_harness import play_service
+from service_harness import play_service, rehash
 
 from api.app import GameService, Rules, audit_log
 from api.app.errors import Conflict, IllegalMoveError
 from api.app.sealed import commitment
-from api.store import EventStore, event_hash
+from api.store import EventStore
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "rock_paper_scissors.ludex"
 
@@ -44,14 +44,6 @@ def _throw(service: GameService, game: dict, seat: int, shape: str, version: int
         version = service.view(game["game_id"], None)["version"]
     return service.submit_move(game["game_id"], game["tokens"][seat], {"name": "play", "args": {"s": shape}}, version)
 
-
-def _rehash(entries: list[dict]) -> list[dict]:
-    out, prev = [], "0" * 64
-    for e in entries:
-        e = dict(e, prev_hash=prev)
-        e["hash"] = prev = event_hash(e["game_id"], e["version"], e["kind"], e["body"], prev)
-        out.append(e)
-    return out
 
 
 def test_both_seats_choose_at_once_quoting_the_same_version_each_with_a_receipt(service):
@@ -128,7 +120,7 @@ def test_a_finished_game_audits_and_a_sealed_move_altered_afterwards_fails(servi
     i = next(i for i, e in enumerate(log) if e["kind"] == "opening" and e["body"]["args"] == {"s": "paper"})
     altered = [dict(e) for e in log]
     altered[i] = dict(log[i], body=dict(log[i]["body"], args={"s": "scissors"}))
-    report = audit_log(rules, _rehash(altered))
+    report = audit_log(rules, rehash(altered))
     assert report.failure.check == "sealed_moves" and report.failure.version == log[i]["version"], report
     assert "does not hash to the commitment" in report.failure.message
 
@@ -136,7 +128,7 @@ def test_a_finished_game_audits_and_a_sealed_move_altered_afterwards_fails(servi
     recommitted = [dict(e) for e in altered]  # a forger who recomputes the commitment too...
     body = recommitted[i]["body"]
     recommitted[j] = dict(log[j], body=dict(log[j]["body"], commitment=commitment(body["seat"], body["move"], body["args"], body["salt"])))
-    report = audit_log(rules, _rehash(recommitted))
+    report = audit_log(rules, rehash(recommitted))
     assert not report.ok  # ...still fails: the moves revealed are not the ones the rules derive from it
 
 

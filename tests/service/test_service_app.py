@@ -9,12 +9,12 @@ import random
 from typing import Any
 
 import pytest
-from service_harness import play_service, run_cli, write_log
+from service_harness import play_service, rehash, run_cli, write_log
 
 import dsl
 from api.app import GameService, Rules, audit_log
 from api.app import service as service_module
-from api.store import EventStore, event_hash
+from api.store import EventStore
 
 RULESET = "balloon_cup"
 VARIANT_GAMES = [(info.name, v) for info in dsl.bundled_rulesets() for v in info.variants]
@@ -30,14 +30,6 @@ def service(sqlite_url):
 def _play(service: GameService, game: dict, rng: random.Random, moves: int | None = None) -> None:
     play_service(service, game, rng, moves)
 
-
-def _rehash(entries: list[dict]) -> list[dict]:
-    out, prev = [], "0" * 64
-    for e in entries:
-        e = dict(e, prev_hash=prev)
-        e["hash"] = prev = event_hash(e["game_id"], e["version"], e["kind"], e["body"], prev)
-        out.append(e)
-    return out
 
 
 def test_seed_is_committed_then_revealed(service):
@@ -84,15 +76,15 @@ def test_audit_failures_name_the_event(service):
 
     hanabi_sources = [list(s) for s in dsl.load_ruleset("hanabi").sources]
     swapped_rules = [dict(log[0], body=dict(log[0]["body"], sources=hanabi_sources)), *log[1:]]
-    report = audit_log(rules, _rehash(swapped_rules))
+    report = audit_log(rules, rehash(swapped_rules))
     assert report.failure.check == "ruleset" and report.failure.version == 1
 
     forged_seed = [*log[:-1], dict(log[-1], body=dict(log[-1]["body"], seed="guess"))]
-    report = audit_log(rules, _rehash(forged_seed))
+    report = audit_log(rules, rehash(forged_seed))
     assert report.failure.check == "seed" and report.failure.version == log[-1]["version"]
 
     forged_outcome = [*log[:-1], dict(log[-1], body=dict(log[-1]["body"], outcome={"kind": "draw"}))]
-    report = audit_log(rules, _rehash(forged_outcome))
+    report = audit_log(rules, rehash(forged_outcome))
     assert report.failure.check == "outcome"
 
     dropped_reveal = log[:-1]
@@ -102,7 +94,7 @@ def test_audit_failures_name_the_event(service):
     garbled = [dict(e) for e in log]
     i = next(i for i, e in enumerate(log) if e["kind"] == "move")
     garbled[i]["body"] = {"ply": "x"}
-    report = audit_log(rules, _rehash(garbled))
+    report = audit_log(rules, rehash(garbled))
     assert report.failure.version == log[i]["version"], report
 
 
@@ -244,7 +236,7 @@ def _renumbered(entries: list[dict]) -> list[dict]:
         if e["kind"] in ("move", "chance", "show"):
             e["body"] = dict(e["body"], ply=i - 1)
         out.append(e)
-    return _rehash(out)
+    return rehash(out)
 
 
 def test_audit_fails_when_chance_events_were_edited_removed_or_added(service):

@@ -17,12 +17,12 @@ from service_harness import (
     grpc_stub,
     play_grpc,
     play_http,
+    rehash,
     run_cli,
     write_log,
 )
 
 from api.grpc.messages import entry_from_pb
-from api.store import event_hash
 from dsl import bundled_rulesets
 
 RULESETS = sorted(info.name for info in bundled_rulesets())
@@ -40,15 +40,6 @@ def _audit(tmp_path, entries, name="log.jsonl", export=None):
     """`ludex audit` of the records (a log alone), or of a whole export with its header."""
     return run_cli("audit", str(write_log(tmp_path / name, [export, *entries] if export else entries)))
 
-
-def _rehash(entries: list[dict]) -> list[dict]:
-    """Recompute the chain after an edit, as a careful forger would."""
-    out, prev = [], "0" * 64
-    for e in entries:
-        e = dict(e, prev_hash=prev)
-        e["hash"] = prev = event_hash(e["game_id"], e["version"], e["kind"], e["body"], prev)
-        out.append(e)
-    return out
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -96,7 +87,7 @@ def test_play_export_replay_audit_over_http(ruleset, server, client, tmp_path):
     assert done.returncode == 1 and f"event {log[i]['version']}:" in done.stdout, done.stdout
 
     # The same edit with the chain recomputed: the move is not legal at that event.
-    done = _audit(tmp_path, _rehash(edited), "edited-rehashed.jsonl")
+    done = _audit(tmp_path, rehash(edited), "edited-rehashed.jsonl")
     assert done.returncode == 1 and f"event {log[i]['version']}:" in done.stdout, done.stdout
 
     # A broken hash names its event.
@@ -173,7 +164,7 @@ def test_play_stream_and_audit_over_grpc(ruleset, server, tmp_path):
             tampered, version = swapped
             done = _audit(tmp_path, tampered, "swapped.jsonl")
             assert done.returncode == 1 and f"event {version}:" in done.stdout, done.stdout
-            done = _audit(tmp_path, _rehash(tampered), "swapped-rehashed.jsonl")
+            done = _audit(tmp_path, rehash(tampered), "swapped-rehashed.jsonl")
             assert done.returncode == 1 and f"event {version}:" in done.stdout, done.stdout
 
         with pytest.raises(grpc.RpcError) as info:
