@@ -1,19 +1,24 @@
 """`ludex play` in a real terminal UI (Textual): one person plays one seat against bots.
 
-The screen: the turn line (ply, step, seat to act) on top; the board as `ludex.board` draws it
-(zones by name and by entity, counts for what the seat cannot see); the seat's legal moves
-grouped by move name under the move's own rule text; a line to type a move by hand (an
-illegal one is refused with the rule's reason); the event log, each event with the rule that
-made it and its file:line. When the game ends the board shows the final state and the
-outcome. Keys: enter plays the highlighted move (or the typed one, in the typed line), tab
-moves between panes, page up/down scroll the log, q quits. After a typed move the typed line
+The screen, usable from 80x24 up: the turn line (ply, step, seat to act) on top; the board as
+`ludex.board` draws it from the rules' display hints (cards `[red 12]` and chips `●●red` in
+their colours, zones in their layouts, what the last moves moved or marked underlined); the
+seat's legal moves as sentences (`runtime.sentences`, the viewer's), grouped under each move's
+own rule text; a line to type a move by hand (`ludex.typed_moves`: unique prefixes of the
+move, argument names and values; an ambiguous text names its candidates, an illegal one the
+rule's reason); the event log, each event as the same sentence (a component the seat saw only
+as a slot, `hand[1]@3`, named once the move put it face up), with its rule and file:line on a
+wide screen. When the game ends the moves pane says why (`runtime.Game.ending`: the ending
+rule, its file:line and citation, the winners and the scores).
+
+Keys: enter plays the highlighted move (or the typed one, in the typed line), tab moves between
+panes, page up/down scroll the log, q quits (in the list). After a typed move the typed line
 keeps the focus; a refused one stays there, selected, so that new typing replaces it; ctrl+u
 clears the line.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
 from rich.text import Text
@@ -25,37 +30,51 @@ from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from ludex.board import board, outcome_line, turn_line
+from ludex.typed_moves import TypedMoveError, parse_typed_move, resolve
 from runtime import IllegalMove, Move
+from runtime.display import display_hints
+from runtime.sentences import (
+    ending_sentence,
+    event_sentence,
+    move_sentence,
+    name_public,
+    seat_text,
+    value_text,
+    visible_names,
+)
+
+__all__ = ["PlayApp", "parse_typed_move", "event_line", "final_scores"]
+
+WIDE = 120  # from this many columns the log names each event's rule and file:line
 
 
-def _args(args: dict[str, Any]) -> str:
-    return ", ".join(f"{k} {v if isinstance(v, (str, int)) else json.dumps(v)}" for k, v in args.items()) or "(no choice)"
+def event_line(rules: Any, shown: dict[str, Any], wide: bool = True) -> Text:
+    """One event as the log shows it: its sentence (`runtime.sentences.event_sentence`), and on a
+    wide screen the rule that made it with its file:line, dimmed."""
+    line = Text(f"{shown.get('ply')}: {event_sentence(rules, shown)}")
+    if wide and shown.get("rule"):
+        line.append(f" — {shown['rule']}" + (f" ({shown['source']})" if shown.get("source") else ""), style="dim")
+    return line
 
 
-def event_line(event: dict[str, Any]) -> str:
-    """One event of `Game.event_view` as a log line naming its rule and where it is written."""
-    where = f"{event.get('rule')} ({event.get('source')})" if event.get("source") else str(event.get("rule"))
-    if event.get("kind") == "move":
-        who = f"seat {event['seat']}" if event.get("seat") is not None else "the rules"
-        return f"{event.get('ply')}: {who}: {event.get('move')} {_args(event.get('args') or {})} — {where}"
-    if event.get("kind") == "chance":
-        outcome = event.get("outcome")
-        shown = f": {', '.join(outcome)}" if isinstance(outcome, list) and 0 < len(outcome) <= 6 else ""
-        return f"{event.get('ply')}: chance: {event.get('node')} {event.get('zone')}{shown} — {where}"
-    return f"{event.get('ply')}: {event.get('kind')} — {where}"
+def move_text(rules: Any, seat: int, move: Move) -> str:
+    """A legal move as the list shows it: its sentence, without the mover when the sentence
+    starts with it (every move listed is the player's own)."""
+    sentence = move_sentence(rules, seat, move.name, move.args)
+    mover = seat_text(seat).capitalize() + ": "
+    return sentence[len(mover):] if sentence.startswith(mover) else sentence
 
 
-def parse_typed_move(text: str) -> dict[str, Any]:
-    """`name k=v ...` as `{name, args}`; a value is JSON when it parses, else text."""
-    name, *pairs = text.split()
-    args: dict[str, Any] = {}
-    for p in pairs:
-        k, _, v = p.partition("=")
-        try:
-            args[k] = json.loads(v)
-        except ValueError:
-            args[k] = v
-    return {"name": name, "args": args}
+def final_scores(game: Any) -> dict[int, Any]:
+    """Each seat's score by the ruleset's `fn score(s: seat)` when it declares one (the lead
+    `ludex simulate` reads), for an ending that gives no scores; {} otherwise."""
+    fn = next((f for f in game.ruleset.fns if f.name == "score"), None)
+    if fn is None or len(getattr(fn, "params", ())) != 1:
+        return {}
+    try:
+        return {s: game.call("score", s) for s in range(game.seats)}
+    except Exception:  # a score the rules cannot compute now: the ending says what it has
+        return {}
 
 
 class MoveInput(Input):
@@ -73,13 +92,15 @@ class PlayApp(App[None]):
     moves)`. `on_move(seat, move_dict)` is called for every move played (to save the game)."""
 
     CSS = """
-    #turn { height: 1; background: $primary; color: $text; padding: 0 1; }
-    #board { width: 3fr; border: round $secondary; }
-    #side { width: 2fr; }
-    #moves { height: 2fr; border: round $accent; }
-    #typed { border: round $accent; }
-    #message { height: 2; padding: 0 1; color: $warning; }
-    #log { height: 1fr; border: round $secondary; }
+    #turn { height: 1; text-wrap: nowrap; text-overflow: ellipsis; background: $primary; color: $text; padding: 0 1; }
+    #board { width: 1fr; border: round $secondary; padding: 0 1; }
+    #side { width: 1fr; }
+    #moves { height: 3fr; border: round $accent; text-wrap: nowrap; text-overflow: ellipsis; }
+    #ending { height: 3fr; border: round $success; padding: 0 1; display: none; }
+    #typed { height: 1; border: none; padding: 0 1; background: $boost; }
+    #typed:focus { background: $accent 30%; }
+    #message { height: auto; max-height: 4; padding: 0 1; color: $warning; }
+    #log { height: 2fr; border: round $secondary; }
     """
     BINDINGS = [
         Binding("q", "quit", "quit"),
@@ -95,31 +116,50 @@ class PlayApp(App[None]):
         self.logged = 0
         self.moves: list[Any] = []
         self.docs = {m.name: m.doc for m in game.ruleset.moves}
+        self.hints = display_hints(game.ruleset)
+        self.named: dict[int, dict[str, Any]] = {}  # ply -> the arguments it names once they were public
+        self.places: dict[str, str] = {}  # component -> its zone and marks, on the board last drawn
 
     def compose(self) -> ComposeResult:
-        yield Static(id="turn")
+        yield Static(id="turn", markup=False)
         with Horizontal():
             with VerticalScroll(id="board"):
                 yield Static(id="board_view")
             with Vertical(id="side"):
                 yield OptionList(id="moves")
-                yield MoveInput(placeholder="or type a move: name arg=value ...", id="typed")
-                yield Static(id="message")
-                yield RichLog(id="log", wrap=True, markup=False)
+                yield VerticalScroll(Static(id="ending_text"), id="ending")
+                yield MoveInput(placeholder="type a move: name arg=value (prefixes do)", id="typed")
+                yield Static(id="message", markup=False)
+                yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#board", VerticalScroll).border_title = f"board (seat {self.seat}'s view)"
+        self.query_one("#board", VerticalScroll).border_title = f"board · seat {self.seat}'s view"
         self.query_one("#moves", OptionList).border_title = "your moves"
         self.query_one("#log", RichLog).border_title = "events"
+        self.query_one("#ending", VerticalScroll).border_title = "game over"
         self.advance()
 
     # -- the game --------------------------------------------------------------------------
 
     def play(self, seat: int, move: Any) -> None:
         as_dict = move.to_dict() if isinstance(move, Move) else move
+        before = len(self.game.events)
         self.game.apply(seat, move)
         self.on_move(seat, as_dict)
+        self._name_public(self.game.events[before:])
+
+    def _name_public(self, events: list[Any]) -> None:
+        """Remember, for the log, the arguments this seat saw only as slots that the move put
+        where the seat sees them (an opponent's card played face up)."""
+        hidden = [e for e in events if any(self.seat in blind for blind in e.hidden_from.values())]
+        if not hidden:
+            return
+        public = visible_names(self.game.view(self.seat))
+        for e in hidden:
+            named = {k: e.args[k] for k, blind in e.hidden_from.items() if self.seat in blind and e.args.get(k) in public}
+            if named:
+                self.named[e.ply] = named
 
     def advance(self) -> None:
         """Let the other seats play until it is this seat's decision or the game is over."""
@@ -135,17 +175,28 @@ class PlayApp(App[None]):
             self.play(actor, self.other(g, actor, g.legal_moves(actor)))
         self.refresh_view()
 
+    def _touched(self, view: dict[str, Any]) -> frozenset[str]:
+        places = {str(c["name"]): f"{key}|{value_text(c.get('marks'))}"
+                  for key, z in view.get("zones", {}).items() for c in z.get("components") or ()}
+        touched = frozenset(n for n, where in places.items() if self.places and self.places.get(n) != where)
+        self.places = places
+        return touched
+
     def refresh_view(self) -> None:
         g = self.game
+        rules = g.ruleset
         view = g.view(self.seat)
-        self.query_one("#turn", Static).update(
-            turn_line(view) + (" · you" if not g.terminal and view.get("actor") == self.seat else "")
-            + (f" · {outcome_line(view.get('outcome'))}" if g.terminal else "")
-        )
-        self.query_one("#board_view", Static).update(board(view))
+        turn = turn_line(view) + (" · you" if not g.terminal and view.get("actor") == self.seat else "") + (
+            f" · {outcome_line(view.get('outcome'))}" if g.terminal else "")
+        self.query_one("#turn", Static).update(turn)
+        self.query_one("#board_view", Static).update(board(view, title="", hints=self.hints, touched=self._touched(view)))
         log = self.query_one("#log", RichLog)
+        wide = self.size.width >= WIDE
         for e in g.events[self.logged:]:
-            log.write(Text(event_line(g.event_view(e, self.seat))))
+            shown = g.event_view(e, self.seat)
+            if e.ply in self.named:
+                shown = name_public(shown, self.named[e.ply], set(self.named[e.ply].values()))
+            log.write(event_line(rules, shown, wide))
         self.logged = len(g.events)
         options = self.query_one("#moves", OptionList)
         options.clear_options()
@@ -154,18 +205,31 @@ class PlayApp(App[None]):
         for i, m in enumerate(self.moves):
             groups.setdefault(m.name, []).append(i)
         for name, idx in groups.items():
-            options.add_option(Option(Text(f"{name} — {self.docs.get(name, '')}", style="bold"), disabled=True))
+            options.add_option(Option(Text(f"{name} — {self.docs.get(name, '')}", style="bold", no_wrap=True,
+                                           overflow="ellipsis"), disabled=True))
             for i in idx:
-                options.add_option(Option(f"  {_args(self.moves[i].args)}", id=str(i)))
+                options.add_option(Option(Text("  " + move_text(rules, self.seat, self.moves[i]), no_wrap=True,
+                                               overflow="ellipsis"), id=str(i)))
         if g.terminal:
-            options.add_option(Option(Text("game over: " + outcome_line(g.outcome) + " — press q", style="bold"),
-                                      disabled=True))
+            self.query_one("#ending_text", Static).update(Text(self.ending_text() + " Press q to quit."))
+            self.query_one("#ending").display = True
+            options.display = False
         options.border_title = "game over" if g.terminal else f"your moves ({len(self.moves)})"
-        first = next((k for k, o in enumerate(options._options) if not o.disabled), None)
+        first = next((k for k in range(options.option_count) if not options.get_option_at_index(k).disabled), None)
         if first is not None:
             options.highlighted = first
         if self.focused is not self.query_one("#typed", Input):  # a typing player goes on typing
             options.focus()
+
+    def ending_text(self) -> str:
+        """Why the game ended, as the viewer says it, with the final scores of `fn score` when
+        the ending gives none."""
+        ending = self.game.ending()
+        text = ending_sentence(self.game.ruleset, ending) if ending else "The game is over."
+        scores = final_scores(self.game) if ending and not ending.get("scores") else {}
+        if scores:
+            text += " Final scores (fn score): " + ", ".join(f"{seat_text(s)} {value_text(v)}" for s, v in scores.items()) + "."
+        return text
 
     def say(self, message: str) -> None:
         self.query_one("#message", Static).update(message)
@@ -185,11 +249,16 @@ class PlayApp(App[None]):
         if not text or self.game.terminal:
             return
         try:
-            self.play(self.seat, parse_typed_move(text))
+            move = resolve(text, self.moves, lambda m: move_text(self.game.ruleset, self.seat, m))
+            self.play(self.seat, move)
+        except TypedMoveError as exc:
+            self.say(exc.message)
+            event.input.selection = Selection(0, len(event.input.value))  # typing replaces it
+            return
         except IllegalMove as exc:
             where = f" ({exc.rule}, {exc.source})" if exc.rule else ""
             self.say(f"illegal: {exc.reason}{where}")
-            event.input.selection = Selection(0, len(event.input.value))  # typing replaces it
+            event.input.selection = Selection(0, len(event.input.value))
             return
         event.input.value = ""
         self.say("")

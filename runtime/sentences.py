@@ -131,3 +131,20 @@ def ending_sentence(rules: Any, ending: Mapping[str, Any] | None) -> str:
         (f"team {v}" if k == "team" else f"{seat_text(k)} {value_text(v)}") for k, v in scores.items()) if scores else ""
     return f"{head[:1].upper()}{head[1:]} ({where}{cite}). {who}{told}."
 
+
+
+def visible_names(view: Mapping[str, Any]) -> set[str]:
+    """The names of the components a view shows (`runtime.views.view`'s JSON)."""
+    return {str(c["name"]) for z in (view.get("zones") or {}).values() for c in z.get("components") or ()
+            if isinstance(c, Mapping) and "name" in c}
+
+
+def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[str]) -> dict[str, Any]:
+    """An event as one reader was shown it (`runtime.views.event_view`) with each argument it saw
+    only as a slot (`hand[1]@3`) named after all, when that component (`args`, the event's own
+    arguments) is among `public`, the names the reader sees once the move is over (a card played
+    face up). Other arguments stay as they were shown."""
+    out = dict(shown)
+    out["args"] = {k: (args[k] if is_slot(v) and isinstance(args.get(k), str) and args[k] in public else v)
+                   for k, v in (shown.get("args") or {}).items()}
+    return out

@@ -30,6 +30,7 @@ from api.app.errors import InvalidRequest, NotFound
 from api.app.log import audit_log, compile_pinned, header_of, replay_view, revealed_seed
 from api.app.rules import Rules
 from api.app.texts import entry_texts
+from runtime.display import display_hints
 
 ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
 ASSETS_URL = "/viewer/assets"
@@ -53,21 +54,6 @@ def parse_seat(seat: str) -> int | str | None:
     if seat.isdigit() and len(seat) < 4:
         return int(seat)
     raise InvalidRequest("bad_seat", f"seat must be a seat number, 'spectator' or 'all', not {seat[:20]!r}")
-
-
-def display_hints(rules: Any) -> dict[str, Any]:
-    """The ruleset's display hints (`display_decl`, docs/language.md 4.17) as the page reads
-    them: `{colours: {enum value: CSS colour}, layouts: {zone name: row|fan|stack|grid},
-    labels: {component type: [attribute...]}}`; empty maps without hints or rules."""
-    out: dict[str, Any] = {"colours": {}, "layouts": {}, "labels": {}}
-    for d in getattr(rules, "display", ()):
-        if d.hint == "colours":
-            out["colours"].update(dict(d.values))
-        elif d.hint == "layout":
-            out["layouts"][d.target] = d.values[0]
-        else:
-            out["labels"][d.target] = list(d.values)
-    return out
 
 
 def bundle(

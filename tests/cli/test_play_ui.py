@@ -60,7 +60,7 @@ def test_play_a_game_through_the_screen(snapshot):
         app = PlayApp(g, 0, lambda game, seat, moves: moves[-1], lambda s, m: played.append((s, m)))
         async with app.run_test(size=(120, 40)) as pilot:
             first = _options(app)
-            assert first == ["add — add 1 or 2 to the total", "  n 1", "  n 2"]
+            assert first == ["add — add 1 or 2 to the total", "  add (n 1)", "  add (n 2)"]
             assert _text(app, "#turn").startswith("race · ply ") and _text(app, "#turn").endswith("seat 0 to act · you")
             board_before = _text(app, "#board_view")
 
@@ -79,8 +79,10 @@ def test_play_a_game_through_the_screen(snapshot):
             while not g.terminal:
                 await pilot.press("enter")
             await pilot.pause()
-            final = (_text(app, "#turn"), _options(app), _log(app))
+            final = (_text(app, "#turn"), [" ".join(_text(app, "#ending_text").split())], _log(app))
             assert "game over" in final[0] and "outcome: win" in _text(app, "#board_view")
+            assert final[1][0].startswith("Reached ten (trigger reached at race.ludex:13: whoever reaches ten wins). "
+                                          "Winners: seat ")
             await pilot.press("pageup", "pagedown", "q")
         del rng
         return (first, board_before.splitlines(), final[0].splitlines(), final[1], final[2])
