@@ -254,7 +254,7 @@ def board(view: dict[str, Any], *, title: str | None = None, hints: Mapping[str,
             head.append(" · " + shown, style=Style(bold=False, dim=True))
         parts.append(head)
         for member, z in owned[name].items():
-            parts.append(Padding(zone_line(member, z, hints, touched, f"{name}.{member}"), (0, 0, 0, 2)))
+            parts.append(Padding(zone_line(member, z, hints, touched, f"{name}.{member}"), (0, 0, 0, 2), expand=False))
     if view.get("vars"):
         parts.append(Text("variables: ", style="bold").append(
             " · ".join(f"{k} {value_text(v)}" for k, v in view["vars"].items()), style=Style(bold=False)))

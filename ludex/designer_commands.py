@@ -246,7 +246,12 @@ def register(app: typer.Typer) -> None:
             fail(f"there is no seat {seat} in a {seats}-seat game", f"seats are 0 to {seats - 1}")
         game_seed = str(seed if seed is not None else random.randrange(1 << 30))
         g = new_game(rs, seats, opts, seed=game_seed)
-        from runtime import IllegalMove  # lazily, as `new_game` imports the runtime
+        from ludex.board import board_text
+        from ludex.typed_moves import TypedMoveError, resolve
+        from runtime import IllegalMove, Move  # lazily, as `new_game` imports the runtime
+        from runtime.display import display_hints
+
+        named: dict[int, dict[str, Any]] = {}  # the arguments this seat saw as slots, named once public
 
         rng = random.Random(seed)
         played: list[tuple[int, dict[str, Any]]] = []
@@ -268,23 +273,33 @@ def register(app: typer.Typer) -> None:
             if actor != seat:
                 m = g.pick_at_random(actor, rng.choice(moves), rng)
                 played.append((actor, m.to_dict()))
-                _show_moves(console, g, g.apply(actor, m), seat)
+                _show_moves(console, g, _applied(g, actor, m, seat, named), seat, named)
                 continue
-            console.print_json(json.dumps(_compact_view(g.view(seat))))
-            for i, m in enumerate(moves):
-                console.print(f"  [bold]{i}[/bold]: {m.name} {json.dumps(m.args)}")
-            choice = typer.prompt("your move", type=int)
-            if 0 <= choice < len(moves):
-                chosen = _plain_pick(moves[choice])
+            _plain_turn(console, g, seat, moves)
+            while True:  # until a move is played: a refused text is asked again, the board not redrawn
+                text = typer.prompt("your move (its number, or name arg=value: prefixes do)", default="", show_default=False)
                 try:
-                    _show_moves(console, g, g.apply(seat, chosen), seat)
-                except IllegalMove as exc:
-                    console.print(f"[red]refused: {exc.reason}[/red]")
+                    chosen = resolve(text, moves, lambda m: plain_move_text(g, seat, m))
+                    if isinstance(chosen, Move):
+                        chosen = _plain_pick(chosen)
+                    _show_moves(console, g, _applied(g, seat, chosen, seat, named), seat, named)
+                except TypedMoveError as exc:
+                    console.print(f"not played: {exc.message}", style="red", markup=False, highlight=False)
                     continue
-                played.append((seat, chosen.to_dict()))
-            else:
-                console.print(f"[red]there is no move {choice}: choose 0 to {len(moves) - 1}[/red]")
-        console.print(f"game over: {json.dumps(g.outcome)}" if g.terminal else f"left the game unfinished after {len(g.events)} events")
+                except IllegalMove as exc:
+                    where = f" ({exc.rule}, {exc.source})" if exc.rule else ""
+                    console.print(f"refused: {exc.reason}{where}", style="red", markup=False, highlight=False)
+                    continue
+                played.append((seat, chosen.to_dict() if isinstance(chosen, Move) else chosen))
+                break
+        if g.terminal:
+            from runtime.sentences import ending_sentence
+
+            console.print(board_text(g.view(seat), width=console.width, hints=display_hints(rs)), end="",
+                          markup=False, highlight=False)
+            console.print(f"game over: {ending_sentence(rs, g.ending())}", markup=False, highlight=False)
+        if not g.terminal:
+            console.print(f"left the game unfinished after {len(g.events)} events")
         if save is not None:
             from ludex.saved_games import game_log, write_log
 
@@ -328,22 +343,67 @@ def _load(ruleset: str, variants: list[str]) -> Ruleset:
         raise typer.Exit(1) from None
 
 
-def _show_moves(console: Console, g: Any, events: list[Any], seat: int) -> None:
+def _applied(g: Any, actor: int, move: Any, seat: int, named: dict[int, dict[str, Any]]) -> list[Any]:
+    """Play `move` for `actor`; the events it made, with the slots `seat` may now name noted in `named`."""
+    from runtime.sentences import named_after_move
+
+    events = g.apply(actor, move)
+    named.update(named_after_move(g, seat, events))
+    return events
+
+
+def _plain_turn(console: Console, g: Any, seat: int, moves: list[Any]) -> None:
+    """The board as text (`ludex.board`, drawn from the rules' display hints) and the seat's
+    moves, numbered, as sentences."""
+    from ludex.board import board_text
+    from runtime.display import display_hints
+
+    view = g.view(seat)
+    console.print(board_text(view, width=console.width, hints=display_hints(g.ruleset)), end="", markup=False, highlight=False)
+    for i, m in enumerate(moves):
+        console.print(f"  {i}: {plain_move_text(g, seat, m)}", markup=False, highlight=False)
+
+
+def plain_move_text(g: Any, seat: int, move: Any) -> str:
+    """A listed move as `--plain` numbers it: its sentence (`runtime.sentences`), a pick's offer as
+    `pick N of a, b, c`."""
+    from runtime.picks import is_offer
+    from runtime.sentences import move_sentence, seat_text, value_text
+
+    args = {k: (f"pick {v['pick']} of {value_text(v['of'])}" if is_offer(v) else v) for k, v in move.args.items()}
+    sentence = move_sentence(g.ruleset, seat, move.name, args)
+    mover = seat_text(seat).capitalize() + ": "
+    return sentence[len(mover):] if sentence.startswith(mover) else sentence
+
+
+def _show_moves(console: Console, g: Any, events: list[Any], seat: int,
+                named: dict[int, dict[str, Any]] | None = None) -> None:
     """The moves among `events` as `seat` sees them, exactly as the service shows them to it
-    (`Game.event_view`: hidden arguments as slot references, sealed choices as who chose)."""
+    (`Game.event_view`: hidden arguments as slot references, sealed choices as who chose), as
+    sentences; an argument the move put face up is named (`named`)."""
+    from runtime.sentences import name_public
+
     for e in events:
-        line = move_line(g.event_view(e, seat))
+        shown = g.event_view(e, seat)
+        if named and e.ply in named:
+            shown = name_public(shown, named[e.ply], set(named[e.ply].values()))
+        line = move_line(shown, g.ruleset)
         if line is not None:
-            console.print(line)
+            console.print(line, markup=False, highlight=False)
 
 
-def move_line(shown: dict[str, Any]) -> str | None:
+def move_line(shown: dict[str, Any], rules: Any = None) -> str | None:
     """The `--plain` line of an event as a seat is shown it (`Game.event_view`, or the body the
-    service renders for that seat): `seat S: MOVE ARGS` for a move, `seat S: chose (sealed) {}`
-    for a choice sealed from this seat; None for other events."""
+    service renders for that seat): the move's sentence (`runtime.sentences`, `rules` the
+    compiled ruleset), `Seat S chose (sealed)` for a choice sealed from this seat; None for
+    other events."""
+    from runtime.sentences import event_sentence, seat_text
+
     if shown.get("kind") not in ("move", "sealed"):
         return None
-    return f"seat {shown.get('seat')}: {shown.get('move') or 'chose (sealed)'} {json.dumps(shown.get('args') or {}, sort_keys=True)}"
+    if not shown.get("move"):
+        return f"{seat_text(shown.get('seat')).capitalize()} chose (sealed)"
+    return event_sentence(rules, {**shown, "kind": "move"})
 
 
 def _plain_pick(move: Any) -> Any:

@@ -38,9 +38,9 @@ from runtime.sentences import (
     event_sentence,
     move_sentence,
     name_public,
+    named_after_move,
     seat_text,
     value_text,
-    visible_names,
 )
 
 __all__ = ["PlayApp", "parse_typed_move", "event_line", "final_scores"]
@@ -147,19 +147,7 @@ class PlayApp(App[None]):
         before = len(self.game.events)
         self.game.apply(seat, move)
         self.on_move(seat, as_dict)
-        self._name_public(self.game.events[before:])
-
-    def _name_public(self, events: list[Any]) -> None:
-        """Remember, for the log, the arguments this seat saw only as slots that the move put
-        where the seat sees them (an opponent's card played face up)."""
-        hidden = [e for e in events if any(self.seat in blind for blind in e.hidden_from.values())]
-        if not hidden:
-            return
-        public = visible_names(self.game.view(self.seat))
-        for e in hidden:
-            named = {k: e.args[k] for k, blind in e.hidden_from.items() if self.seat in blind and e.args.get(k) in public}
-            if named:
-                self.named[e.ply] = named
+        self.named.update(named_after_move(self.game, self.seat, self.game.events[before:]))
 
     def advance(self) -> None:
         """Let the other seats play until it is this seat's decision or the game is over."""

@@ -75,6 +75,16 @@ def _fits(listed: Any, typed: str) -> int:
     return 2 if text == typed else 1 if text.startswith(typed) else 0
 
 
+def _resolved(typed: str, listed: list[Any]) -> Any:
+    """A typed value as the rules should read it: the one listed value it is or begins, else
+    the text itself (JSON when it parses)."""
+    exact = [v for v in listed if not is_offer(v) and _fits(v, typed) == 2]
+    if exact:
+        return exact[0]
+    begun = {json.dumps(v, sort_keys=True): v for v in listed if not is_offer(v) and _fits(v, typed) == 1}
+    return next(iter(begun.values())) if len(begun) == 1 else _literal(typed)
+
+
 def resolve(text: str, moves: Sequence[Any], describe: Any = None) -> Any:
     """The legal move (an element of `moves`, `runtime.Move`s of one seat) that `text` names,
     or the literal move `{name, args}` to send to the rules when the text fits none of them but
@@ -99,11 +109,18 @@ def resolve(text: str, moves: Sequence[Any], describe: Any = None) -> Any:
         if not eq:
             raise TypedMoveError(f"{pair!r} is not `argument=value`; {name}'s arguments are {', '.join(arg_names) or 'none'}")
         typed[_unique(key, arg_names, f"argument of {name}")] = value
+    resolved = {k: _resolved(v, [m.args.get(k) for m in fitting]) for k, v in typed.items()}
     for key, value in typed.items():
         scored = [(_fits(m.args.get(key), value), m) for m in fitting]
         best = max((s for s, _ in scored), default=0)
-        if best == 0:  # no listed move takes this value: the rules say why
-            return {"name": name, "args": {k: _literal(v) for k, v in typed.items()}}
+        if best == 0:  # no listed move takes these values together: an unclear value, or the rules say why
+            for k, v in typed.items():
+                begun = list(dict.fromkeys(value_text(x) for m in moves if m.name == name
+                                           if not is_offer(x := m.args.get(k)) and _fits(x, v) == 1))
+                if len(begun) > 1 and not any(_fits(m.args.get(k), v) == 2 for m in moves if m.name == name):
+                    raise TypedMoveError(f"{k}={v} is ambiguous: it could be {', '.join(begun[:MAX_NAMED])}"
+                                         + (f" and {len(begun) - MAX_NAMED} more" if len(begun) > MAX_NAMED else ""))
+            return {"name": name, "args": resolved}
         fitting = [m for s, m in scored if s == best]
     offers = [k for k in arg_names if k not in typed and fitting and is_offer(fitting[0].args.get(k))]
     if len(fitting) == 1 and not offers:

@@ -148,3 +148,21 @@ def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[s
     out["args"] = {k: (args[k] if is_slot(v) and isinstance(args.get(k), str) and args[k] in public else v)
                    for k, v in (shown.get("args") or {}).items()}
     return out
+
+
+def named_after_move(game: Any, seat: int | None, events: Any) -> dict[int, dict[str, Any]]:
+    """For `events` a move just produced in `game` (a `runtime.Game`), the arguments `seat` saw
+    only as slots whose components the move put where that seat sees them: `{ply: {argument:
+    component name}}`, for `name_public`. Asked right after the move, so that a component the
+    seat sees only later (and could not tie to this move) stays a slot."""
+    hidden = [e for e in events if any((-1 if seat is None else seat) in blind for blind in e.hidden_from.values())]
+    if not hidden:
+        return {}
+    public = visible_names(game.view(seat))
+    out: dict[int, dict[str, Any]] = {}
+    for e in hidden:
+        named = {k: e.args[k] for k, blind in e.hidden_from.items()
+                 if (-1 if seat is None else seat) in blind and e.args.get(k) in public}
+        if named:
+            out[e.ply] = named
+    return out
