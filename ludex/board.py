@@ -9,7 +9,7 @@ Components are drawn from the rules' display hints (`runtime.display`), never as
 - a **card** is its label in brackets, `[red 12]` (the attributes `display KIND label a, b`
   names, else its name), in the colour `display ENUM colours` gives one of its values;
 - a **chip** (a kind with one attribute, which is not a number, and no label hint: a cube, a
-  token) is a dot before its value, `●red`, and equal chips are counted, `●●● red`, so a cube
+  token) is a dot before its value, `●red`, and equal chips are counted, `●●●red` (`●×7 red`), so a cube
   `red#12` never reads like a card `red-12`;
 - a component the viewer cannot see is `[?]` (with the public marks on its slot), a zone shown
   `as stack` its top and how many lie below, one whose contents are hidden its count.
@@ -136,10 +136,10 @@ def card_text(c: Mapping[str, Any], hints: Mapping[str, Any] = _NO_HINTS, touche
 
 
 def chips_text(group: list[Mapping[str, Any]], hints: Mapping[str, Any] = _NO_HINTS, touched: bool = False) -> Text:
-    """Equal chips as one piece: a dot for each (`●●● red`; past five, `●×12 red`), in their colour."""
+    """Equal chips as one piece: a dot for each (`●●●red`; past five, `●×12 red`), in their colour."""
     c = group[0]
     colour = _colour(label(c, hints), hints)
-    dots = "●" * len(group) if len(group) <= 5 else f"●×{len(group)}"
+    dots = "●" * len(group) if len(group) <= 5 else f"●×{len(group)} "
     text = Text(dots, style=Style(color=colour, bold=True) if colour else Style(bold=True))
     text.append(label(c, hints))
     if touched:
@@ -192,8 +192,8 @@ def zone_line(key: str, zone: Mapping[str, Any], hints: Mapping[str, Any] = _NO_
     first, *rest = zone_pieces(full_key or key, zone, hints, touched)
     count = zone.get("count")
     told = bool(count) and not first.plain.startswith(f"{count} ")  # `deck: 11 hidden` says it once
-    head = Text(key, style="bold").append(f" ({count})" if told else "", style="dim")
-    return Flow([head.append(": ").append_text(first), *rest], indent=2)  # the name never ends a line alone
+    head = Text().append(key, style="bold").append(f" ({count})" if told else "", style="dim").append(":", style="bold")
+    return Flow([head, first, *rest], indent=2)
 
 
 def turn_line(view: dict[str, Any]) -> str:
@@ -249,15 +249,15 @@ def board(view: dict[str, Any], *, title: str | None = None, hints: Mapping[str,
     for key, z in loose:
         parts.append(zone_line(key, z, hints, touched))
     for name, fields in entities.items():
-        head = Text(name, style="bold", no_wrap=True, overflow="ellipsis")
+        head = Text(no_wrap=True, overflow="ellipsis").append(name, style="bold")
         if (shown := _entity_fields(fields)):
-            head.append(" · " + shown, style=Style(bold=False, dim=True))
+            head.append(" · " + shown, style="dim")
         parts.append(head)
         for member, z in owned[name].items():
             parts.append(Padding(zone_line(member, z, hints, touched, f"{name}.{member}"), (0, 0, 0, 2), expand=False))
     if view.get("vars"):
-        parts.append(Text("variables: ", style="bold").append(
-            " · ".join(f"{k} {value_text(v)}" for k, v in view["vars"].items()), style=Style(bold=False)))
+        parts.append(Text().append("variables: ", style="bold").append(
+            " · ".join(f"{k} {value_text(v)}" for k, v in view["vars"].items())))
     if view.get("terminal"):
         parts.append(Text("outcome: " + outcome_line(view.get("outcome")), style="bold green"))
     return Group(*parts)

@@ -284,11 +284,11 @@ def register(app: typer.Typer) -> None:
                         chosen = _plain_pick(chosen)
                     _show_moves(console, g, _applied(g, seat, chosen, seat, named), seat, named)
                 except TypedMoveError as exc:
-                    console.print(f"not played: {exc.message}", style="red", markup=False, highlight=False)
+                    console.print(f"not played: {exc.message}", style="red", markup=False, highlight=False, soft_wrap=True)
                     continue
                 except IllegalMove as exc:
                     where = f" ({exc.rule}, {exc.source})" if exc.rule else ""
-                    console.print(f"refused: {exc.reason}{where}", style="red", markup=False, highlight=False)
+                    console.print(f"refused: {exc.reason}{where}", style="red", markup=False, highlight=False, soft_wrap=True)
                     continue
                 played.append((seat, chosen.to_dict() if isinstance(chosen, Move) else chosen))
                 break
@@ -297,7 +297,7 @@ def register(app: typer.Typer) -> None:
 
             console.print(board_text(g.view(seat), width=console.width, hints=display_hints(rs)), end="",
                           markup=False, highlight=False)
-            console.print(f"game over: {ending_sentence(rs, g.ending())}", markup=False, highlight=False)
+            console.print(f"game over: {ending_sentence(rs, g.ending())}", markup=False, highlight=False, soft_wrap=True)
         if not g.terminal:
             console.print(f"left the game unfinished after {len(g.events)} events")
         if save is not None:
@@ -361,7 +361,7 @@ def _plain_turn(console: Console, g: Any, seat: int, moves: list[Any]) -> None:
     view = g.view(seat)
     console.print(board_text(view, width=console.width, hints=display_hints(g.ruleset)), end="", markup=False, highlight=False)
     for i, m in enumerate(moves):
-        console.print(f"  {i}: {plain_move_text(g, seat, m)}", markup=False, highlight=False)
+        console.print(f"  {i}: {plain_move_text(g, seat, m)}", markup=False, highlight=False, soft_wrap=True)
 
 
 def plain_move_text(g: Any, seat: int, move: Any) -> str:
@@ -389,7 +389,7 @@ def _show_moves(console: Console, g: Any, events: list[Any], seat: int,
             shown = name_public(shown, named[e.ply], set(named[e.ply].values()))
         line = move_line(shown, g.ruleset)
         if line is not None:
-            console.print(line, markup=False, highlight=False)
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def move_line(shown: dict[str, Any], rules: Any = None) -> str | None:

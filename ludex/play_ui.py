@@ -94,13 +94,13 @@ class PlayApp(App[None]):
     CSS = """
     #turn { height: 1; text-wrap: nowrap; text-overflow: ellipsis; background: $primary; color: $text; padding: 0 1; }
     #board { width: 1fr; border: round $secondary; padding: 0 1; }
-    #side { width: 1fr; }
-    #moves { height: 3fr; border: round $accent; text-wrap: nowrap; text-overflow: ellipsis; }
+    #side { width: 1fr; min-width: 44; }
+    #moves { height: 3fr; border: round $accent; text-wrap: nowrap; text-overflow: ellipsis; scrollbar-size-vertical: 1; }
     #ending { height: 3fr; border: round $success; padding: 0 1; display: none; }
     #typed { height: 1; border: none; padding: 0 1; background: $boost; }
     #typed:focus { background: $accent 30%; }
     #message { height: auto; max-height: 4; padding: 0 1; color: $warning; }
-    #log { height: 2fr; border: round $secondary; }
+    #log { height: 2fr; border: round $secondary; scrollbar-size-vertical: 1; }
     """
     BINDINGS = [
         Binding("q", "quit", "quit"),
@@ -196,7 +196,7 @@ class PlayApp(App[None]):
             options.add_option(Option(Text(f"{name} — {self.docs.get(name, '')}", style="bold", no_wrap=True,
                                            overflow="ellipsis"), disabled=True))
             for i in idx:
-                options.add_option(Option(Text("  " + move_text(rules, self.seat, self.moves[i]), no_wrap=True,
+                options.add_option(Option(Text(" " + move_text(rules, self.seat, self.moves[i]), no_wrap=True,
                                                overflow="ellipsis"), id=str(i)))
         if g.terminal:
             self.query_one("#ending_text", Static).update(Text(self.ending_text() + " Press q to quit."))

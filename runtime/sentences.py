@@ -29,7 +29,7 @@ def words(name: str) -> str:
 
 def value_text(value: Any) -> str:
     """An argument's value as text: names and numbers as they are, lists joined by commas,
-    truth values as yes/no, none as `none`."""
+    truth values as yes/no, none as `none`, an empty list or map as `nothing`."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -37,7 +37,7 @@ def value_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(v) for v in value) or "nothing"
     if isinstance(value, Mapping):
-        return ", ".join(f"{k} {value_text(v)}" for k, v in value.items())
+        return ", ".join(f"{k} {value_text(v)}" for k, v in value.items()) or "nothing"
     return str(value)
 
 

@@ -60,7 +60,7 @@ def test_play_a_game_through_the_screen(snapshot):
         app = PlayApp(g, 0, lambda game, seat, moves: moves[-1], lambda s, m: played.append((s, m)))
         async with app.run_test(size=(120, 40)) as pilot:
             first = _options(app)
-            assert first == ["add — add 1 or 2 to the total", "  add (n 1)", "  add (n 2)"]
+            assert first == ["add — add 1 or 2 to the total", " add (n 1)", " add (n 2)"]
             assert _text(app, "#turn").startswith("race · ply ") and _text(app, "#turn").endswith("seat 0 to act · you")
             board_before = _text(app, "#board_view")
 

@@ -1,0 +1,135 @@
+"""`ludex play`'s screen at 80x24 and 160x50, driven by Textual's Pilot at seeded positions of
+Balloon Cup and Hanabi: each screen is kept as a picture (SVG, `app.export_screenshot()`,
+`__snapshots__/test_play_screens/*.svg`) and as text (`test_play_screens.ambr`), both compared
+with syrupy (`--snapshot-update` rewrites them; look at the pictures before committing). Beside
+the snapshots, what a player must be able to read at 80x24 is asserted: more than three moves,
+the typed line, the event log, cards and chips drawn apart, no JSON, and why the game ended."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from rich.console import Console
+from syrupy.extensions.image import SVGImageSnapshotExtension
+
+from dsl import load_ruleset
+from ludex.play_ui import PlayApp
+from runtime import Game
+
+SIZES = {"80x24": (80, 24), "160x50": (160, 50)}
+# (ruleset, seed, plies played before the screen opens: "end" plays the game out)
+POSITIONS = {"balloon_cup-mid": ("balloon_cup", "7", 20), "hanabi-mid": ("hanabi", "11", 10),
+             "hanabi-end": ("hanabi", "3", "end"), "balloon_cup-end": ("balloon_cup", "7", "end")}
+
+
+def _position(ruleset: str, seed: str, plies: int | str) -> Game:
+    """A seeded game after `plies` random moves (a fixed generator), at a decision of seat 0;
+    "end": played to its end."""
+    g = Game.new(load_ruleset(ruleset), 2, seed=seed)
+    rng = random.Random(seed)
+    played = 0
+    while not g.terminal and (plies == "end" or played < int(plies) or g.decision().seats[0] != 0):
+        actor = g.decision().seats[0]
+        g.apply(actor, g.pick_at_random(actor, rng.choice(g.legal_moves(actor)), rng))
+        played += 1
+    return g
+
+
+def _screen_text(app: PlayApp) -> str:
+    """The screen as plain text, one line a row (the characters of the SVG, without colour)."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, color_system=None,
+                      legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True))
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+
+
+def shoot(g: Game, size: tuple[int, int], script: Any = None) -> tuple[str, str]:
+    """Open the play screen on `g` for seat 0 at `size` (columns, rows); the other seat plays its
+    first listed move. Returns (SVG picture, text)."""
+    async def run() -> tuple[str, str]:
+        app = PlayApp(g, 0, lambda game, seat, moves: moves[0])
+        async with app.run_test(size=size) as pilot:
+            if script is not None:
+                await script(app, pilot)
+            await pilot.pause()
+            return app.export_screenshot(title="ludex play"), _screen_text(app)
+
+    # a thread of its own: another test in this worker may have left an event loop running here
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
+
+
+@pytest.fixture
+def svg_snapshot(snapshot):
+    return snapshot.use_extension(SVGImageSnapshotExtension)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("position", list(POSITIONS))
+def test_the_play_screen(position, size, snapshot, svg_snapshot):
+    g = _position(*POSITIONS[position])
+    svg, text = shoot(g, SIZES[size])
+    assert text == snapshot(name="text")
+    assert svg == svg_snapshot(name="picture")
+
+
+def _lines_between(text: str, top: str) -> list[str]:
+    """The rows inside the right-hand pane whose border title starts with `top`."""
+    rows = text.splitlines()
+    start = next(i for i, r in enumerate(rows) if f"╭─ {top}" in r)
+    column = rows[start].index(f"╭─ {top}")
+    inside = []
+    for r in rows[start + 1:]:
+        cell = r[column:]
+        if cell.startswith("╰"):
+            break
+        inside.append(cell.strip("│ "))
+    return inside
+
+
+def test_at_80x24_a_player_reads_the_board_the_moves_the_typed_line_and_the_log():
+    g = _position("balloon_cup", "7", 20)
+    assert g.decision().step == "play"  # a placement: many moves to choose from
+    _, text = shoot(g, (80, 24))
+    moves = [r for r in _lines_between(text, "your moves") if r.startswith("place (card ")]
+    assert len(moves) > 3 and all(re.fullmatch(r"place \(card \w+-\d+, t tile\d, s [01]\)", m) for m in moves), moves
+    assert "type a move: name arg=value" in text
+    log = " ".join(_lines_between(text, "events"))
+    assert re.search(r"\d+: Seat 1: place \(card ", log), log  # the last events, as sentences
+    board = [r.split("│")[1] for r in text.splitlines()[2:-2] if r.count("│") >= 2]
+    assert any(re.search(r"hand\[0\] \(8\): (\[\w+ \d+\] ?)+", r) for r in board), board  # cards, by colour and value
+    assert any(re.search(r"cubes \(\d\): ●+\w+", r) for r in board), board  # cubes, as counted chips
+    assert not re.search(r"\w+#\d+", "\n".join(board)), "a cube on the board reads as its name (red#12)"
+    assert "{" not in text and '"' not in text  # no JSON anywhere
+    headers = [i for i, r in enumerate(board) if r.startswith(" tile")]  # each tile's header on one line
+    assert headers and all(re.match(r" tile(\d) · number \1 · (plains|mountain)", board[i]) for i in headers), board
+    assert all(board[i + 1].startswith("   cubes") for i in headers if i + 1 < len(board)), board
+
+
+def test_a_finished_game_says_why_it_ended():
+    g = _position("hanabi", "3", "end")
+    ending = g.ending()
+    assert ending is not None
+    _, text = shoot(g, (160, 50))
+    said = " ".join(" ".join(_lines_between(text, "game over")).split())
+    assert said.startswith(f"{ending['reason'][0].upper()}{ending['reason'][1:]} ({ending['rule']} at "
+                           f"{ending['rule_source']}: {ending['citation']}). Winners: seat 0, seat 1; scores: team ")
+    assert said.endswith("Press q to quit.")
+
+
+def test_a_balloon_cup_ending_without_scores_gives_the_rules_score():
+    g = _position("balloon_cup", "7", "end")
+    ending = g.ending()
+    assert ending is not None and not ending["scores"]
+    _, text = shoot(g, (160, 50))
+    said = " ".join(" ".join(_lines_between(text, "game over")).split())
+    scores = ", ".join(f"seat {s} {g.call('score', s)}" for s in range(2))
+    assert f"Final scores (fn score): {scores}." in said
+    assert f"at {ending['rule_source']}: {ending['citation']})" in said

@@ -1,0 +1,145 @@
+"""Moves typed as text in `ludex play` (`--plain` and the full-screen typed line): unique prefixes
+of the move, argument names and values; an ambiguous text names its candidates, an illegal one
+the rule's reason; the board as text with no JSON. And the log's names: a card an opponent
+played face up is named in the log (it stayed `hand[1]@3` before), one played face down stays
+its slot."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from cli_helpers import ludex
+
+from dsl import load_from_sources, load_ruleset
+from ludex.designer_commands import new_game
+from ludex.play_ui import PlayApp
+from ludex.typed_moves import TypedMoveError, resolve
+from runtime import Game, Move
+
+PROMPT = "your move (its number, or name arg=value: prefixes do): "
+
+
+def _first_turn():
+    """Seat 0's first decision in `ludex play balloon_cup --seed 7`, as the command makes it."""
+    g = new_game(load_ruleset("balloon_cup"), 2, {}, seed="7")
+    return g, g.legal_moves(0)
+
+
+def _answers(output: str) -> list[str]:
+    """What the command printed on the line after each prompt (the test runner echoes the typed
+    text on the prompt's line): its answer to that text."""
+    lines = output.splitlines()
+    return [lines[i + 1] for i, line in enumerate(lines[:-1]) if PROMPT in line]
+
+
+def test_plain_play_takes_a_move_by_prefixes_and_shows_the_board_as_text():
+    g, moves = _first_turn()
+    m = moves[0]
+    card, tile, side = m.args["card"], m.args["t"], m.args["s"]
+    others = {x.args["card"] for x in moves} - {card}
+    short = next(card[:k] for k in range(1, len(card) + 1) if not any(o.startswith(card[:k]) for o in others))
+    done = ludex("play", "balloon_cup", "--seed", "7", "--plain", input=f"pl c={short} t={tile} s={side}\n")
+    out = done.output
+    assert _answers(out)[0] == f"Seat 0: place (card {card}, t {tile}, s {side})"
+    board = out.split(PROMPT)[0]
+    assert "{" not in board and '"' not in board  # no JSON
+    hand = " ".join(f"[{c['colour']} {c['value']}]" for c in g.view(0)["zones"]["hand[0]"]["components"])
+    assert " ".join(board.split()).count(f"hand[0] (8): {hand}") == 1  # the cards by the rules' label
+    assert re.search(r"^trophy_row \(5\): ●red ●yellow ●green ●blue ●gray$", board, re.M)  # chips, not names
+    assert re.search(r"^  cubes \(\d\): ●+\w+", board, re.M) and not re.search(r"\w+#\d+", board)
+    assert f"  0: place (card {moves[0].args['card']}, t {moves[0].args['t']}, s {moves[0].args['s']})" in board
+
+
+def test_plain_play_names_the_candidates_of_an_ambiguous_text_and_asks_again():
+    g, moves = _first_turn()
+    done = ludex("play", "balloon_cup", "--seed", "7", "--plain", input="pl\n0\n")
+    first, second = _answers(done.output)[:2]
+    assert first.startswith(f"not played: 'pl' fits {len(moves)} moves (say card, t, s): "
+                            f"place (card {moves[0].args['card']}, t {moves[0].args['t']}, s {moves[0].args['s']}); ")
+    assert first.endswith(f"and {len(moves) - 8} more")
+    assert second == f"Seat 0: place (card {moves[0].args['card']}, t {moves[0].args['t']}, s {moves[0].args['s']})"
+    assert done.output.count("deck: 29 hidden") == 1  # the board is not drawn again for a refused text
+    colour = moves[0].args["card"].split("-")[0]
+    cards = list(dict.fromkeys(m.args["card"] for m in moves if m.args["card"].startswith(colour)))
+    if len(cards) > 1:  # a value that begins several cards, in a text no move fits
+        again = ludex("play", "balloon_cup", "--seed", "7", "--plain", input=f"place card={colour} s=7\n")
+        assert _answers(again.output)[0] == f"not played: card={colour} is ambiguous: it could be {', '.join(cards)}"
+
+
+def test_plain_play_refuses_an_illegal_text_with_the_rules_reason():
+    g, moves = _first_turn()
+    legal = {(m.args["card"], m.args["t"], m.args["s"]) for m in moves}
+    card = moves[0].args["card"]
+    tile, side = next((t, s) for t in ("tile1", "tile2", "tile3", "tile4") for s in (0, 1) if (card, t, s) not in legal)
+    number = int(tile[-1])
+    colour = card.split("-")[0]
+    done = ludex("play", "balloon_cup", "--seed", "7", "--plain", input=f"place card={card} t={tile} s={side}\nnope\n0\n")
+    refused, unknown, played = _answers(done.output)[:3]
+    assert refused == (f"refused: side {side} of tile {number} needs no more {colour} cards "
+                       f"(move place, balloon_cup/game.ludex:128)")
+    assert unknown == "not played: there is no move 'nope' now; the moves are place"
+    assert played.startswith("Seat 0: place (card ")  # a number still plays the move of that number
+
+
+def test_typed_values_prefer_the_whole_value_and_picks_take_commas():
+    moves = [Move("add", {"n": 1}), Move("add", {"n": 10}), Move("add", {"n": 12})]
+    assert resolve("a n=1", moves) is moves[0]  # 1 is typed whole: not 10 or 12
+    with pytest.raises(TypedMoveError, match=r"'a n=1' fits|n=1"):
+        resolve("a n=1", moves[1:])  # 10 and 12 both begin with 1
+    assert resolve("add n=7", moves) == {"name": "add", "args": {"n": 7}}  # for the rules to refuse, with their reason
+    with pytest.raises(TypedMoveError, match="argument of add 'x'"):
+        resolve("add x=1", moves)
+    offer = [Move("pass", {"cs": {"pick": 2, "of": ["h-2", "s-5", "d-9"]}})]
+    assert resolve("pa cs=h-2,d-9", offer) == {"name": "pass", "args": {"cs": ["h-2", "d-9"]}}
+    with pytest.raises(TypedMoveError, match="pass needs cs: pick 2 of h-2, s-5, d-9"):
+        resolve("pass", offer)
+
+
+SECRET = """\
+game secret "Secret"
+seats 2
+component card(value: int)
+components cards = [card(v) for v in 1..6]
+zone deck: card hidden ordered = cards "the deck"
+zone hand: per seat card owner = [] "a hand, seen by its owner"
+zone table: card public = [] "cards shown"
+zone pile: card hidden = [] "cards buried, seen by nobody"
+setup "deal two each" {
+  shuffle deck
+  for s in seats { draw 2 from deck to hand[s] }
+  turn 0
+}
+step go "play a card" then end turn
+move show(c in hand[actor]) during go "face up" { move c to table }
+move bury(c in hand[actor]) during go "face down" { move c to pile }
+trigger done when size(table) + size(pile) >= 4 "all cards played" { end game draw "all played" }
+"""
+
+
+def test_the_log_names_an_opponents_card_once_it_is_face_up_and_not_when_it_is_buried():
+    g = Game.new(load_from_sources((("secret.ludex", SECRET),)), seed="9")
+    answers = iter(["show", "bury"])
+
+    def other(game, seat, moves):  # seat 1 shows its first card, then buries its second
+        name = next(answers)
+        return next(m for m in moves if m.name == name)
+
+    async def run() -> list[str]:
+        app = PlayApp(g, 0, other)
+        async with app.run_test(size=(120, 30)) as pilot:
+            await pilot.press("enter")  # seat 0 plays its first listed move; seat 1 shows a card
+            await pilot.press("enter")  # and again; seat 1 buries one
+            await pilot.pause()
+            return [str(line.text) for line in app.query_one("#log").lines]
+
+    with ThreadPoolExecutor(1) as pool:
+        log = pool.submit(asyncio.run, run()).result()
+    shown = next(e for e in g.events if e.kind == "move" and e.move == "show" and e.seat == 1)
+    buried = next(e for e in g.events if e.kind == "move" and e.move == "bury" and e.seat == 1)
+    assert 0 in shown.hidden_from["c"] and 0 in buried.hidden_from["c"]  # both were hidden from seat 0 when chosen
+    assert any(line.startswith(f"{shown.ply}: Seat 1: show (c {shown.args['c']})") for line in log), log
+    assert any(line.startswith(f"{buried.ply}: Seat 1: bury (c a hidden component at hand[1]@") for line in log), log
+    assert not any(buried.args["c"] in line for line in log if line.startswith(f"{buried.ply}:")), log
