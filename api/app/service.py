@@ -569,10 +569,15 @@ class GameService:
     async def stream(self, game_id: str, token: str | None, after: int = 0) -> AsyncIterator[dict[str, Any]]:
         """Yield events after `after` as they are committed (by this process or any other
         sharing the store), rendered as in `events`; ends after the game's last event."""
+        async for event, _text in self.stream_told(game_id, token, after):
+            yield event
+
+    async def stream_told(self, game_id: str, token: str | None, after: int = 0) -> AsyncIterator[tuple[dict[str, Any], str]]:
+        """`stream`, each event with its sentence as `events` gives it (`texts`): `(event, text)`."""
         while True:
             page = await asyncio.to_thread(self.events, game_id, token, after)
-            for event in page["events"]:
-                yield event
+            for event, text in zip(page["events"], page["texts"]):
+                yield event, text
                 after = event["version"]
             if page["finished"]:
                 return

@@ -98,13 +98,14 @@ def move_to_dict(move: Any) -> dict[str, Any]:
     return {"name": move.name, "args": values_from_pb(move.args)}
 
 
-def move_to_pb(move: dict[str, Any]) -> Any:
-    """`{name, args}` -> `ludex.v1.Move`."""
-    return pb2.Move(name=move["name"], args=values_to_pb(move.get("args", {})))
+def move_to_pb(move: dict[str, Any], text: str = "") -> Any:
+    """`{name, args}` -> `ludex.v1.Move`, with its sentence `text` (`api.app.texts.move_texts`)."""
+    return pb2.Move(name=move["name"], args=values_to_pb(move.get("args", {})), text=text)
 
 
-# Serialized moves, each as field 4 of GetLegalMovesResponse, by their JSON: a ruleset's moves
-# recur from position to position and game to game. Emptied when full, so it stays bounded.
+# Serialized moves, each as field 4 of GetLegalMovesResponse, by their JSON and sentence: a
+# ruleset's moves recur from position to position and game to game. Emptied when full, so it
+# stays bounded.
 _MOVE_FIELDS: dict[bytes, bytes] = {}
 _MOVE_FIELDS_MAX = 8192
 _MOVES_TAG = b"\x22"  # field 4 (moves), wire type 2 (length-delimited)
@@ -119,14 +120,14 @@ def _varint(n: int) -> bytes:
     return bytes(out)
 
 
-def _move_field(move: dict[str, Any]) -> bytes:
+def _move_field(move: dict[str, Any], text: str) -> bytes:
     try:
-        key = orjson.dumps(move)  # exact: True and 1, "1" and 1 differ
+        key = orjson.dumps(move) + b"\0" + text.encode("utf-8", "surrogatepass")  # exact: True and 1, "1" and 1 differ
     except (TypeError, orjson.JSONEncodeError):  # a value orjson refuses: no caching
         key = None
     field = _MOVE_FIELDS.get(key) if key is not None else None
     if field is None:
-        raw = move_to_pb(move).SerializeToString()
+        raw = move_to_pb(move, text).SerializeToString()
         field = _MOVES_TAG + _varint(len(raw)) + raw
         if key is not None:
             if len(_MOVE_FIELDS) >= _MOVE_FIELDS_MAX:
@@ -136,12 +137,13 @@ def _move_field(move: dict[str, Any]) -> bytes:
 
 
 def legal_moves_to_bytes(listing: dict[str, Any]) -> bytes:
-    """`{game_id, version, seat, moves}` (`GameService.legal_moves`) -> a serialized
-    `ludex.v1.GetLegalMovesResponse`. Each move's bytes are made once and reused (a message's
+    """`{game_id, version, seat, moves, texts}` (`GameService.legal_moves`) -> a serialized
+    `ludex.v1.GetLegalMovesResponse`, each move with its sentence. Each move's bytes are made once and reused (a message's
     repeated field may be written as its elements' encodings one after the other), which costs
     a tenth of building the message: most of a listing's cost over gRPC."""
     head = pb2.GetLegalMovesResponse(game_id=listing["game_id"], version=listing["version"], seat=listing["seat"])
-    return head.SerializeToString() + b"".join([_move_field(m) for m in listing["moves"]])
+    texts = listing.get("texts") or [""] * len(listing["moves"])
+    return head.SerializeToString() + b"".join([_move_field(m, t) for m, t in zip(listing["moves"], texts)])
 
 
 def decision_to_pb(decision: dict[str, Any]) -> Any:
@@ -270,9 +272,10 @@ def _header_from_pb(header: Any) -> dict[str, Any]:
     return out
 
 
-def event_to_pb(event: dict[str, Any]) -> Any:
+def event_to_pb(event: dict[str, Any], text: str = "") -> Any:
     """A log entry as the service renders it (`GameService.events`: `{game_id, version, kind,
-    body, prev_hash?, hash?}`) -> `ludex.v1.Event`, its body typed by kind."""
+    body, prev_hash?, hash?}`) -> `ludex.v1.Event`, its body typed by kind, with its sentence
+    `text` (`api.app.texts.entry_texts`) beside the body."""
     body = event["body"]
     kind = event["kind"]
     typed: dict[str, Any]
@@ -285,7 +288,7 @@ def event_to_pb(event: dict[str, Any]) -> Any:
     else:
         typed = {"runtime": _runtime_event_to_pb(body)}
     return pb2.Event(game_id=event["game_id"], version=event["version"], kind=kind,
-                     prev_hash=event.get("prev_hash") or "", hash=event.get("hash") or "", **typed)
+                     prev_hash=event.get("prev_hash") or "", hash=event.get("hash") or "", text=text, **typed)
 
 
 def _sealed_as_runtime(kind: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -199,7 +199,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
         return pb2.SubmitMoveResponse(
             game_id=result["game_id"],
             version=result["version"],
-            events=[event_to_pb(e) for e in result["events"]],
+            events=[event_to_pb(e, t) for e, t in zip(result["events"], result["texts"])],
             terminal=result["terminal"],
             decision=decision_to_pb(result["decision"]),
             outcome=outcome_to_pb(result["outcome"]),
@@ -221,7 +221,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             game_id=page["game_id"],
             version=page["version"],
             finished=page["finished"],
-            events=[event_to_pb(e) for e in page["events"]],
+            events=[event_to_pb(e, t) for e, t in zip(page["events"], page["texts"])],
         )
 
     def Replay(self, request: Any, context: grpc.ServicerContext) -> Any:
@@ -234,7 +234,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             view=view_to_pb(r["view"]),
             outcome=outcome_to_pb(r["outcome"]),
             decision=decision_to_pb(r["decision"]) if r["decision"] is not None else None,
-            legal_moves=[move_to_pb(m) for m in r["legal_moves"]],
+            legal_moves=[move_to_pb(m, t) for m, t in zip(r["legal_moves"], r["legal_texts"])],
         )
 
     def Audit(self, request: Any, context: grpc.ServicerContext) -> Any:
@@ -252,8 +252,8 @@ class LudexServicer(pb2_grpc.LudexServicer):
 
         async def follow() -> None:
             try:
-                async for event in self.service.stream(request.game_id, token, request.after):
-                    events.put(event)
+                async for told in self.service.stream_told(request.game_id, token, request.after):
+                    events.put(told)
             except Exception as exc:  # ServiceError becomes the call's status, others UNKNOWN
                 events.put(exc)
             finally:
@@ -268,7 +268,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
                     _abort(context, item)
                 if isinstance(item, Exception):
                     raise item
-                yield event_to_pb(item)
+                yield event_to_pb(*item)
         finally:
             following.cancel()
 
