@@ -33,6 +33,7 @@ from ludex.board import board, outcome_line, turn_line
 from ludex.typed_moves import TypedMoveError, parse_typed_move, resolve
 from runtime import IllegalMove, Move
 from runtime.display import display_hints
+from runtime.picks import is_offer
 from runtime.sentences import (
     ending_sentence,
     event_sentence,
@@ -128,7 +129,7 @@ class PlayApp(App[None]):
             with Vertical(id="side"):
                 yield OptionList(id="moves")
                 yield VerticalScroll(Static(id="ending_text"), id="ending")
-                yield MoveInput(placeholder="type a move: name arg=value (prefixes do)", id="typed")
+                yield MoveInput(placeholder="type a move: name arg=value (prefixes do)", id="typed", select_on_focus=False)
                 yield Static(id="message", markup=False)
                 yield RichLog(id="log", wrap=True, markup=False, min_width=20)
         yield Footer()
@@ -228,8 +229,20 @@ class PlayApp(App[None]):
         if event.option.id is None or self.game.terminal:
             return
         move = self.moves[int(event.option.id)]
+        offers = {k: v for k, v in move.args.items() if is_offer(v)}
+        if offers:  # a pick: its candidates are typed, separated by commas
+            typed = self.query_one("#typed", Input)
+            fixed = " ".join(f"{k}={value_text(v)}" for k, v in move.args.items() if k not in offers)
+            typed.value = f"{move.name} {fixed} " + " ".join(f"{k}=" for k in offers)
+            typed.focus()
+            self.say("; ".join(f"{k}: pick {v['pick']} of {value_text(v['of'])}, separated by commas" for k, v in offers.items()))
+            return
         self.say("")
-        self.play(self.seat, move)
+        try:
+            self.play(self.seat, move)
+        except IllegalMove as exc:  # a listed move the rules refuse when played (a require on the whole move)
+            self.say(f"illegal: {exc.reason}" + (f" ({exc.rule}, {exc.source})" if exc.rule else ""))
+            return
         self.advance()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

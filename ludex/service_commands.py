@@ -318,9 +318,22 @@ def replay(
         f" (the state after event {result['state_after']})" if result["state_after"] != result["at"] else ""
     )
     console = Console()
-    console.print(board(result["view"], title=title))
+    console.print(board(result["view"], title=title, hints=_display_hints(entries)))
     if result.get("ending"):
         console.print(f"Game over: {result['ending']['text']}", style="bold", markup=False, highlight=False, soft_wrap=True)
+
+
+def _display_hints(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The display hints of the rules a log pins (`runtime.display`), for the board; the
+    defaults when those rules do not compile (the audit says why)."""
+    from api.app.log import compile_pinned, header_of
+    from api.app.rules import Rules
+    from runtime.display import display_hints
+
+    try:
+        return display_hints(compile_pinned(Rules(), header_of(entries)))
+    except Exception:  # a tampered or foreign log: drawn without hints
+        return display_hints(None)
 
 
 def audit(

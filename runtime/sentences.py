@@ -154,7 +154,7 @@ def named_after_move(game: Any, seat: int | None, events: Any) -> dict[int, dict
     """For `events` a move just produced in `game` (a `runtime.Game`), the arguments `seat` saw
     only as slots whose components the move put where that seat sees them: `{ply: {argument:
     component name}}`, for `name_public`. Asked right after the move, so that a component the
-    seat sees only later (and could not tie to this move) stays a slot."""
+    seat sees only later (and could not tie to this move) stays a slot; so does a pick (a list)."""
     hidden = [e for e in events if any((-1 if seat is None else seat) in blind for blind in e.hidden_from.values())]
     if not hidden:
         return {}
@@ -162,7 +162,7 @@ def named_after_move(game: Any, seat: int | None, events: Any) -> dict[int, dict
     out: dict[int, dict[str, Any]] = {}
     for e in hidden:
         named = {k: e.args[k] for k, blind in e.hidden_from.items()
-                 if (-1 if seat is None else seat) in blind and e.args.get(k) in public}
+                 if (-1 if seat is None else seat) in blind and isinstance(e.args.get(k), str) and e.args[k] in public}
         if named:
             out[e.ply] = named
     return out

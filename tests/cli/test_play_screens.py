@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 from syrupy.extensions.image import SVGImageSnapshotExtension
 
-from dsl import load_ruleset
+from dsl import bundled_rulesets, load_ruleset
 from ludex.play_ui import PlayApp
 from runtime import Game
 
@@ -58,7 +58,9 @@ def shoot(g: Game, size: tuple[int, int], script: Any = None) -> tuple[str, str]
         async with app.run_test(size=size) as pilot:
             if script is not None:
                 await script(app, pilot)
-            await pilot.pause()
+            for _ in range(3):  # let the log render what it was given before it had a size, on a loaded machine too
+                await pilot.wait_for_scheduled_animations()
+                await pilot.pause(0.05)
             return app.export_screenshot(title="ludex play"), _screen_text(app)
 
     # a thread of its own: another test in this worker may have left an event loop running here
@@ -133,3 +135,23 @@ def test_a_balloon_cup_ending_without_scores_gives_the_rules_score():
     scores = ", ".join(f"seat {s} {g.call('score', s)}" for s in range(2))
     assert f"Final scores (fn score): {scores}." in said
     assert f"at {ending['rule_source']}: {ending['citation']})" in said
+
+
+@pytest.mark.parametrize("ruleset", [b.name for b in bundled_rulesets()])
+def test_every_bundled_game_plays_at_80x24_without_json(ruleset):
+    """Ten moves of seat 0 by Enter (the other seats answer), at 80x24: the screen never shows
+    JSON, and while the game runs the moves pane lists moves."""
+    rules = load_ruleset(ruleset)
+    g = Game.new(rules, rules.seats[0], seed="smoke")
+
+    async def script(app, pilot):
+        for _ in range(10):
+            if g.terminal:
+                break
+            await pilot.press("enter")
+            text = _screen_text(app)
+            assert "{" not in text and '"' not in text, text
+            assert g.terminal or re.search(r"your moves \(\d+\)", text), text
+
+    _, text = shoot(g, (80, 24), script)
+    assert len(g.events) > 10

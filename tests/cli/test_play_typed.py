@@ -143,3 +143,34 @@ def test_the_log_names_an_opponents_card_once_it_is_face_up_and_not_when_it_is_b
     assert any(line.startswith(f"{shown.ply}: Seat 1: show (c {shown.args['c']})") for line in log), log
     assert any(line.startswith(f"{buried.ply}: Seat 1: bury (c a hidden component at hand[1]@") for line in log), log
     assert not any(buried.args["c"] in line for line in log if line.startswith(f"{buried.ply}:")), log
+
+
+def test_a_pick_chosen_in_the_list_is_finished_in_the_typed_line():
+    """Enter on a move that picks several cards (`cs in 3 of hand[actor]`) puts it in the typed
+    line with its candidates named; the picks typed there, with commas, play it."""
+    from pathlib import Path
+
+    rules = load_ruleset(str(Path(__file__).parents[1] / "simultaneous" / "hearts_mini.ludex"))
+    g = Game.new(rules, 4, seed="picks")
+    hand = [c["name"] for c in g.view(0)["zones"]["hand[0]"]["components"]]
+    played: list = []
+
+    def other(game, seat, moves):
+        return {"name": moves[0].name, "args": {"cs": moves[0].args["cs"]["of"][:3]}}
+
+    async def run() -> tuple[str, str]:
+        app = PlayApp(g, 0, other, lambda s, m: played.append((s, m)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            typed = app.query_one("#typed").value
+            said = str(app.query_one("#message").content)
+            await pilot.press(*",".join(hand[:3]), "enter")
+            await pilot.pause()
+            assert str(app.query_one("#message").content) == "", app.query_one("#typed").value
+            return typed, said
+
+    with ThreadPoolExecutor(1) as pool:
+        typed, said = pool.submit(asyncio.run, run()).result()
+    assert typed == "pass_cards  cs="
+    assert said == f"cs: pick 3 of {', '.join(hand)}, separated by commas"
+    assert (0, {"name": "pass_cards", "args": {"cs": hand[:3]}}) in played

@@ -4,6 +4,7 @@ stands in the rule file, what it cites, and who won (issue: games people can rea
 from __future__ import annotations
 
 import json
+import re
 
 from cli_helpers import TOY, ludex
 
@@ -32,3 +33,12 @@ def test_a_running_game_has_no_ending(tmp_path):
     at_start = json.loads(ludex("replay", str(tmp_path / "game-0001.jsonl"), "--at", "2", "--json").stdout)
     assert at_start["ending"] is None
     assert "Game over" not in ludex("replay", str(tmp_path / "game-0001.jsonl"), "--at", "2").stdout
+
+
+def test_the_replayed_board_is_drawn_from_the_rules_display_hints(tmp_path):
+    assert ludex("simulate", "balloon_cup", "--games", "1", "--seed", "5", "--save", str(tmp_path)).exit_code == 0
+    board = ludex("replay", str(tmp_path / "game-0001.jsonl"), "--at", "20", "--seat", "0")
+    assert board.exit_code == 0, board.output
+    hand = next(line for line in board.stdout.splitlines() if line.startswith("hand[0] (8): "))
+    assert re.fullmatch(r"hand\[0\] \(8\): (\[(red|yellow|green|blue|gray) \d+\] ?)+", hand.strip()), hand  # `display card label colour, value`
+    assert "trophy_row (5): ●red ●yellow ●green ●blue ●gray" in board.stdout  # chips, not names
