@@ -235,10 +235,15 @@ def register(app: typer.Typer) -> None:
         save: Optional[Path] = typer.Option(
             None, "--save", help="write the game's log to FILE when it ends (the `ludex export` format; replay and audit read it)"
         ),
-        plain: bool = typer.Option(False, "--plain", help="numbered lines instead of the full-screen UI (also when not a terminal)"),
+        plain: bool = typer.Option(False, "--plain", help="the board as text and numbered moves instead of the full-screen UI "
+                                                            "(also when not a terminal); type a number or the move as text"),
     ) -> None:
         """Play in the terminal against random seats, seeing only your seat's view: a full-screen
-        UI (board, your moves grouped by name, event log; q quits), or numbered lines with --plain."""
+        UI (board, your moves as sentences grouped by name, a line to type a move, event log; q
+        quits), or with --plain the board as text and numbered moves. A move is typed as
+        `name arg=value ...` (`place card=red-12 t=tile3 s=0`), every part shortened to a unique
+        prefix (`pl c=red-12 t=tile3 s=0`); an ambiguous text names its candidates, an illegal
+        one the rule's reason."""
         rs = _load(ruleset, variant)
         opts = parse_options(rs, option)
         seats = seat_count(rs, seats)
