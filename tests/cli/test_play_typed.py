@@ -7,17 +7,22 @@ its slot."""
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from cli_helpers import ludex
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsl import load_from_sources, load_ruleset
 from ludex.designer_commands import new_game
 from ludex.play_ui import PlayApp
 from ludex.typed_moves import TypedMoveError, resolve
 from runtime import Game, Move
+from runtime.picks import is_offer
+from runtime.sentences import value_text
 
 PROMPT = "your move (its number, or name arg=value: prefixes do): "
 
@@ -174,3 +179,34 @@ def test_a_pick_chosen_in_the_list_is_finished_in_the_typed_line():
     assert typed == "pass_cards  cs="
     assert said == f"cs: pick 3 of {', '.join(hand)}, separated by commas"
     assert (0, {"name": "pass_cards", "args": {"cs": hand[:3]}}) in played
+
+
+@pytest.mark.parametrize("ruleset", ["balloon_cup", "battle_line", "hanabi", "weather_machine"])
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 40))
+def test_every_listed_move_typed_in_full_or_by_prefixes_is_that_move(ruleset, seed, plies):
+    """At random positions of every bundled game, each legal move typed as `name k=v ...` is that
+    move, and so is the text with every name cut to its shortest unique prefix."""
+    rules = load_ruleset(ruleset)
+    g = Game.new(rules, rules.seats[0], seed=str(seed))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if g.terminal:
+            return
+        actor = g.decision().seats[0]
+        g.apply(actor, g.pick_at_random(actor, rng.choice(g.legal_moves(actor)), rng))
+    if g.terminal:
+        return
+    moves = [m for m in g.legal_moves(g.decision().seats[0]) if not any(is_offer(v) for v in m.args.values())]
+    names = list(dict.fromkeys(m.name for m in moves))
+
+    def shortest(word: str, among: list[str]) -> str:
+        return next(word[:k] for k in range(1, len(word) + 1)
+                    if word[:k] == word or not any(o != word and o.startswith(word[:k]) for o in among))
+
+    for m in moves:
+        full = " ".join([m.name, *(f"{k}={value_text(v)}" for k, v in m.args.items())])
+        assert resolve(full, moves) == m, full
+        keys = list(dict.fromkeys(k for x in moves if x.name == m.name for k in x.args))
+        short = " ".join([shortest(m.name, names), *(f"{shortest(k, keys)}={value_text(v)}" for k, v in m.args.items())])
+        assert resolve(short, moves) == m, short
