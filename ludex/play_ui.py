@@ -7,8 +7,8 @@ seat's legal moves as sentences (`runtime.sentences`, the viewer's), grouped und
 own rule text; a line to type a move by hand (`ludex.typed_moves`: unique prefixes of the
 move, argument names and values; an ambiguous text names its candidates, an illegal one the
 rule's reason); the event log, each event as the same sentence (a component the seat saw only
-as a slot, `hand[1]@3`, named once the move put it face up), with its rule and file:line on a
-wide screen. When the game ends the moves pane says why (`runtime.Game.ending`: the ending
+as a slot, `hand[1]@3`, named once the move put it face up; the whole log once the game is
+over, as the service then shows it), with its rule and file:line on a wide screen. When the game ends the moves pane says why (`runtime.Game.ending`: the ending
 rule, its file:line and citation, the winners and the scores).
 
 Keys: enter plays the highlighted move (or the typed one, in the typed line), tab moves between
@@ -33,6 +33,7 @@ from ludex.board import board, outcome_line, turn_line
 from ludex.typed_moves import TypedMoveError, parse_typed_move, resolve
 from runtime import IllegalMove, Move
 from runtime.display import display_hints
+from runtime.events import event_to_dict
 from runtime.picks import is_offer
 from runtime.sentences import (
     ending_sentence,
@@ -120,6 +121,7 @@ class PlayApp(App[None]):
         self.hints = display_hints(game.ruleset)
         self.named: dict[int, dict[str, Any]] = {}  # ply -> the arguments it names once they were public
         self.places: dict[str, str] = {}  # component -> its zone and marks, on the board last drawn
+        self.whole_log = False  # the log told in full, once the game is over
 
     def compose(self) -> ComposeResult:
         yield Static(id="turn", markup=False)
@@ -181,10 +183,16 @@ class PlayApp(App[None]):
         self.query_one("#board_view", Static).update(board(view, title="", hints=self.hints, touched=self._touched(view)))
         log = self.query_one("#log", RichLog)
         wide = self.size.width >= WIDE
+        if g.terminal and not self.whole_log:  # the game is over: the whole log is public, as the service shows it
+            log.clear()
+            self.logged, self.whole_log = 0, True
         for e in g.events[self.logged:]:
-            shown = g.event_view(e, self.seat)
-            if e.ply in self.named:
-                shown = name_public(shown, self.named[e.ply], set(self.named[e.ply].values()))
+            if self.whole_log:
+                shown = {k: v for k, v in event_to_dict(e).items() if k not in ("refs", "hidden_from")}
+            else:
+                shown = g.event_view(e, self.seat)
+                if e.ply in self.named:
+                    shown = name_public(shown, self.named[e.ply], set(self.named[e.ply].values()))
             log.write(event_line(rules, shown, wide))
         self.logged = len(g.events)
         options = self.query_one("#moves", OptionList)

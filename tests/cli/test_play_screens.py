@@ -124,6 +124,10 @@ def test_a_finished_game_says_why_it_ended():
     assert said.startswith(f"{ending['reason'][0].upper()}{ending['reason'][1:]} ({ending['rule']} at "
                            f"{ending['rule_source']}: {ending['citation']}). Winners: seat 0, seat 1; scores: team ")
     assert said.endswith("Press q to quit.")
+    log = " ".join(_lines_between(text, "events"))
+    last_own = [e for e in g.events if e.kind == "move" and e.seat == 0 and e.hidden_from][-1]
+    assert "a hidden component" not in log and f"{last_own.ply}: Seat 0: " in log  # the whole log, once over
+    assert f"(k {last_own.args['k']})" in log  # the card seat 0 played unseen, named
 
 
 def test_a_balloon_cup_ending_without_scores_gives_the_rules_score():
