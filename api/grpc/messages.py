@@ -162,6 +162,16 @@ def outcome_to_pb(outcome: dict[str, Any] | None) -> Any:
                        tiebreaks=[pb2.ValueMap(entries=values_to_pb(b)) for b in outcome.get("tiebreaks") or []])
 
 
+def ending_to_pb(ending: dict[str, Any] | None) -> Any:
+    """An ending dict (`api.app.texts.ending_of`, the HTTP API's `Ending`) -> `ludex.v1.Ending`;
+    None while the game runs."""
+    if ending is None:
+        return None
+    return pb2.Ending(rule=ending["rule"], rule_source=ending["rule_source"], citation=ending["citation"],
+                      source=ending["source"], reason=ending["reason"], winners=ending["winners"],
+                      scores=values_to_pb(ending["scores"]), text=ending["text"])
+
+
 def outcome_from_pb(outcome: Any) -> dict[str, Any]:
     """`ludex.v1.Outcome` -> the outcome dict it was made from (runtime.outcomes: ranking,
     places and tiebreaks only where the outcome has them, as they are never empty there)."""

@@ -38,6 +38,7 @@ from api.grpc.messages import (
     audit_to_pb,
     decision_to_pb,
     diagnostic_to_pb,
+    ending_to_pb,
     error_details_to_pb,
     event_to_pb,
     legal_moves_to_bytes,
@@ -178,6 +179,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             decision=decision_to_pb(v["decision"]),
             outcome=outcome_to_pb(v["outcome"]),
             view=view_to_pb(v["view"]),
+            ending=ending_to_pb(v["ending"]),
         )
 
     def GetLegalMoves(self, request: Any, context: grpc.ServicerContext) -> Any:
@@ -205,6 +207,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             outcome=outcome_to_pb(result["outcome"]),
             receipt=receipt_to_pb(result["receipt"]),
             sealed=pb2.SealedMove(**result["sealed"]) if result.get("sealed") else None,
+            ending=ending_to_pb(result["ending"]),
         )
 
     def GetReceipt(self, request: Any, context: grpc.ServicerContext) -> Any:
@@ -235,6 +238,7 @@ class LudexServicer(pb2_grpc.LudexServicer):
             outcome=outcome_to_pb(r["outcome"]),
             decision=decision_to_pb(r["decision"]) if r["decision"] is not None else None,
             legal_moves=[move_to_pb(m, t) for m, t in zip(r["legal_moves"], r["legal_texts"])],
+            ending=ending_to_pb(r["ending"]),
         )
 
     def Audit(self, request: Any, context: grpc.ServicerContext) -> Any:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from service_harness import bearer, create_http_game, grpc_auth, grpc_stub
+from service_harness import bearer, create_http_game, grpc_auth, grpc_stub, play_grpc
 
 
 @pytest.fixture
@@ -71,3 +71,24 @@ def test_text_is_a_new_field_number_and_older_messages_still_parse(rpc):
     assert pb2.Event.FromString(old_event).text == "" and pb2.Event.FromString(old_event).version == 2
     new_move = pb2.Move(name="place", text="Seat 0: place").SerializeToString()
     assert pb2.Move.FromString(new_move).name == "place"
+
+
+def test_a_finished_game_says_why_it_ended_over_grpc_as_over_http(rpc, client):
+    pb2, stub = rpc
+    game = create_http_game(client, "hanabi", seats=2, seed="grpc ending")
+    gid, tokens = game["game_id"], game["tokens"]
+    running = stub.GetView(pb2.GetViewRequest(game_id=gid))
+    assert not running.HasField("ending")  # absent while the game runs, as HTTP's null
+    play_grpc(pb2, stub, gid, tokens, random.Random(5))
+    over_http = client.get(f"/games/{gid}/view").json()["ending"]
+    ended = stub.GetView(pb2.GetViewRequest(game_id=gid)).ending
+    assert over_http is not None and ended.text == over_http["text"]
+    assert (ended.rule, ended.rule_source, ended.citation, ended.source, ended.reason) == (
+        over_http["rule"], over_http["rule_source"], over_http["citation"], over_http["source"], over_http["reason"])
+    assert list(ended.winners) == over_http["winners"] and set(ended.scores) == set(over_http["scores"])
+    assert ended.rule.split()[0] in ("trigger", "move") and ended.rule_source.startswith("hanabi/")
+    last = stub.ListEvents(pb2.ListEventsRequest(game_id=gid)).version
+    replayed = stub.Replay(pb2.ReplayRequest(game_id=gid, at=last), metadata=grpc_auth(tokens[0]))
+    assert replayed.ending.text == over_http["text"]
+    early = stub.Replay(pb2.ReplayRequest(game_id=gid, at=2), metadata=grpc_auth(tokens[0]))
+    assert not early.HasField("ending")
