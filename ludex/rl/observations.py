@@ -342,8 +342,9 @@ class ObservationEncoder:
                         mv[pos[c.id]] = 1.0
                 old[zi] = now[:]
         if (moved and (marks or w.marked)) or marks != w.marks:  # a mark's bit lies at its component, or at its place
-            for at in w.marked:
-                mv[at] = 0.0
+            for base, bits in w.marked:
+                for b in bits:
+                    mv[base + b] = 0.0
             w.marked = self._marks(st, self._plan(seat)[3], mv) if marks else []
             w.marks = dict(marks)
         values = self._sources(st)
@@ -362,12 +363,12 @@ class ObservationEncoder:
                     then[k] = _copy(now[k])
                 kept[gi] = tuple(then)
 
-    def _marks(self, st: Any, seen: frozenset[int], mv: Any) -> list[int]:
+    def _marks(self, st: Any, seen: frozenset[int], mv: Any) -> list[tuple[int, list[int]]]:
         """Set the mark bits the seat sees: on components in zones it sees, else on the place
-        of a zone it does not see (`_slot_marks`). Returns the positions set."""
+        of a zone it does not see (`_slot_marks`). Returns the bits set, as `(base, bits)`."""
         loc, zones, comps = st.loc, st.zones, st.comps
-        slot_marks, comp_marks = self._slot_marks, self._comp_marks
-        written: list[int] = []
+        slot_marks, comp_marks, kept = self._slot_marks, self._comp_marks, self._cid_bits
+        written: list[tuple[int, list[int]]] = []
         for cid, marks in st.marks.items():
             zi = loc[cid]
             if zi is None:
@@ -379,9 +380,11 @@ class ObservationEncoder:
                 if slot_at is None:
                     continue
                 base = slot_at + zones[zi].index(comps[cid]) * MARK_BUCKETS
-            for b in self._bits(cid, marks):
+            got = kept.get(cid)
+            bits = got[1] if got is not None and got[0] is marks else self._bits(cid, marks)
+            for b in bits:
                 mv[base + b] = 1.0
-                written.append(base + b)
+            written.append((base, bits))
         return written
 
     def _bits(self, cid: int, marks: tuple) -> list[int]:
@@ -407,7 +410,7 @@ class ObservationEncoder:
 class _Written:
     """One seat's last vector (`buf`) and what it was written from: the state object and its
     version, the `head` bits set (actor or terminal, step), copies of the zone lists, the
-    marks, the positions of the mark bits set (`marked`), and copies of the variables' values
+    marks, the mark bits set (`marked`), and copies of the variables' values
     (`values`, as `ObservationEncoder._sources` reads them)."""
 
     __slots__ = ("buf", "st", "version", "head", "zones", "marks", "marked", "values")
@@ -419,7 +422,7 @@ class _Written:
         self.head: tuple[int, ...] = ()
         self.zones: list[list[Any]] = []
         self.marks: dict[int, tuple] = {}
-        self.marked: list[int] = []  # the positions of the mark bits set
+        self.marked: list[tuple[int, list[int]]] = []  # the mark bits set: (base, bits)
         self.values: list[tuple] = []
 
 
