@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import zlib
 from itertools import compress
-from operator import attrgetter, itemgetter, ne
+from operator import itemgetter, ne
 from typing import Any
 
 import numpy as np
@@ -40,7 +40,6 @@ import numpy as np
 from runtime import Game
 
 MARK_BUCKETS = 16
-_ID = attrgetter("id")
 
 
 # Keeping each seat's vector (`ObservationEncoder.keep`) pays from this many zone instances and
