@@ -331,14 +331,15 @@ class ActionTable:
                 for i in range(start, end):
                     m = Move(mc.name, dict(zip(mc.names, (listing.encode(v) for v in bindings[i]))))
                     out[self._number(m, ordinals)] = i
-            elif kind == "values":  # the action of a binding never changes: remembered
+            elif kind == "values":  # the action of a binding never changes: remembered (looked up in C)
                 memo = self._memo[k_b]
-                for i in range(start, end):
-                    bd = bindings[i]
-                    a = memo.get(bd)
-                    if a is None:
-                        a = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
-                    out[a] = i
+                acts = list(map(memo.get, bindings[start:end]))
+                if None in acts:
+                    for j, a in enumerate(acts):
+                        if a is None:
+                            bd = bindings[start + j]
+                            acts[j] = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
+                out.update(zip(acts, range(start, end)))
             elif kind == "one component":  # the commonest move (play a card): inlined
                 ix = self._index[k_b][0]
                 named, size = self._sizes[k_b][0]
