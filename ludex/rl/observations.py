@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import zlib
 from itertools import compress
-from operator import itemgetter, ne
+from operator import attrgetter, itemgetter, ne
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,8 @@ import numpy as np
 from runtime import Game
 
 MARK_BUCKETS = 16
+_ALIVE = attrgetter("alive")
+_D = attrgetter("d")
 
 
 # Keeping each seat's vector (`ObservationEncoder.keep`) pays from this many zone instances and
@@ -123,15 +125,15 @@ class ObservationEncoder:
         self._last: dict[int, _Written] = {}  # seat -> what `encode` last wrote for it
         self.keep = len(st.zone_refs) + len(st.entities) >= KEEP_FROM if keep is None else keep
         self._by_zone = {z.idx: k for k, (z, _at, _pos) in enumerate(self._zones)}  # zone index -> its entry
-        # what `_update` compares: per source (the globals, then each entity) a getter of its
-        # values in C, and per value its field `(offset, width, writer)`
-        self._getters: list[Any] = [_getter([n for n, _at in self._scalars] + [n for n, *_ in self._vars])]
+        # what `_update` compares (`_sources`): the globals' values, the entities' `alive`, then
+        # each entity's members' values, each a tuple read in C; and per value its field
+        # `(offset, width, writer)`
+        self._global_get = _getter([n for n, _at in self._scalars] + [n for n, *_ in self._vars])
+        self._member_gets = [_getter([n for n, *_ in members]) for _e, _at, members in self._ents]
         self._fields: list[list[tuple[int, int, Any]]] = [
-            [(at, 1, _write_number) for _n, at in self._scalars] + [(at, n, write) for _n, at, write, n in self._vars]]
-        for e, e_at, members in self._ents:
-            member_get = _getter([n for n, *_ in members])
-            self._getters.append(lambda ent, get=member_get: (ent.alive, *get(ent.d)))
-            self._fields.append([(e_at, 1, _write_number)] + [(at, n, write) for _n, at, write, n in members])
+            [(at, 1, _write_number) for _n, at in self._scalars] + [(at, n, write) for _n, at, write, n in self._vars],
+            [(e_at, 1, _write_number) for _e, e_at, _m in self._ents],
+            *([(at, n, write) for _n, at, write, n in members] for _e, _at, members in self._ents)]
 
     def _field(self, name: str, labels: list[str]) -> int:
         at = self.size
@@ -277,9 +279,10 @@ class ObservationEncoder:
         return w
 
     def _sources(self, st: Any) -> list[tuple]:
-        """The values the variable fields encode: one tuple for the globals (`_scalars`, then
-        `_vars`), then one per entity (`alive`, then its members), each read in C."""
-        return list(map(_call, self._getters, [st.g, *st.entities]))
+        """The values the variable fields encode, read in C: a tuple of the globals' (`_scalars`,
+        then `_vars`), one of the entities' `alive`, then one per entity of its members'."""
+        ents = st.entities
+        return [self._global_get(st.g), tuple(map(_ALIVE, ents)), *map(_call, self._member_gets, map(_D, ents))]
 
     def _write(self, st: Any, seat: int, out: np.ndarray, w: _Written | None) -> None:
         """Every field of `seat`'s vector into `out` (zeros); with `w`, remember its sources."""
@@ -464,14 +467,18 @@ def _write_number(out: np.ndarray, at: int, v: Any) -> None:
 
 def _copy(v: Any) -> Any:
     """`v` with its lists and maps copied (at every depth), so a value changed in place later
-    compares unequal to it; numbers, text, components and entities as themselves."""
+    compares unequal to it; numbers, text, components and entities as themselves. A list or
+    map holding no container is copied in C."""
     cls = v.__class__
     if cls is list:
-        return [_copy(x) for x in v]
+        return v[:] if not any(map(_CONTAINER, map(type, v))) else [_copy(x) for x in v]
     if cls is dict:
-        return {k: _copy(x) for k, x in v.items()}
+        return v.copy() if not any(map(_CONTAINER, map(type, v.values()))) else {k: _copy(x) for k, x in v.items()}
     if cls is tuple:
-        return tuple(_copy(x) for x in v)
+        return v if not any(map(_CONTAINER, map(type, v))) else tuple(_copy(x) for x in v)
     if cls is set:
         return set(v)
     return v
+
+
+_CONTAINER = frozenset((list, dict, tuple, set)).__contains__
