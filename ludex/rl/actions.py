@@ -333,7 +333,7 @@ class ActionTable:
                     out[self._number(m, ordinals)] = i
             elif kind == "values":  # the action of a binding never changes: remembered (looked up in C)
                 memo = self._memo[k_b]
-                acts = list(map(memo.get, bindings[start:end]))
+                acts: list[Any] = list(map(memo.get, bindings[start:end]))
                 if None in acts:
                     for j, a in enumerate(acts):
                         if a is None:
