@@ -1,20 +1,29 @@
-"""Learning environments' cost (issue 30): a PettingZoo step against a bare engine ply, and
-the time to encode one Hanabi observation.
+"""Learning environments' cost (issue 30): an environment step against a bare engine ply,
+and the time to encode an observation.
 
-    python bench/rl_bench.py [--plies 3000]
+    python bench/rl_bench.py [--plies 1000] [--only hanabi]
 
+Per ply, each loop playing random games to their end (new games as needed) until `plies`
+plies:
 - bare ply: `legal_moves(actor)`, a random choice, `apply` (what a random playout does).
-- AEC cycle: `env.last()` (the observation vector and the action mask of the agent to act),
-  a random legal action from the mask, `env.step(action)`; `last()` and `step()` are also
-  timed alone.
-Both play random games to their end, new games as needed, until `plies` plies; the figure is
-the mean per ply and the overhead is AEC cycle / bare ply - 1 (target: <= 20%). A machine
-speed reference is printed first: on a shared machine the absolute figures move with the
-load, the ratios much less.
-- Hanabi observation: `ObservationEncoder.encode` of seat 0 over 200 positions of random
-  games (target: <= 20 us), and the action mask of the seat to act (numbering its listed moves).
-Every figure is CPU time of this process (`time.process_time`: waiting for a core on a shared
-machine does not count), the best of `--repeats` runs.
+- AEC cycle: the standard PettingZoo agent loop, `for agent in env.agent_iter()`: `env.last()`
+  (the observation vector and the action mask of the agent to act), a random legal action
+  from the mask (read as bool: numpy's nonzero is ~20x slower on int8), `env.step(action)`.
+  The overhead is AEC cycle / bare ply - 1 (target: <= 20%).
+- floor: the same loop on an AEC environment that does nothing (no game: fixed arrays of the
+  same sizes copied out, 60-ply episodes): what PettingZoo's protocol and the agent's masked
+  choice cost whatever the game. floor / bare ply is the least overhead any AEC environment
+  of that game could show.
+- Gym ply: `rl.gym_env` with a masked random agent and a random opponent (the same choice as
+  the bare ply), per ply of either; its overhead against the bare ply.
+- `last()` and `step()` alone (each between two clock reads, in another run).
+- encode: `encode_fresh` of the seat to act over 200 positions of random games; in play:
+  `encode` of the seat to act after every ply of random games (the kept vector brought up to
+  date, as an environment does), the difference between games with and without it.
+- Hanabi (2 seats): the action mask of the seat to act (numbering its listed moves).
+Every figure is CPU time of this process (`time.process_time`: waiting for a core on a
+shared machine does not count), the best of `--repeats` runs. A machine speed reference is
+printed first: on a shared machine the absolute figures move with the load, the ratios less.
 """
 
 from __future__ import annotations
@@ -25,10 +34,11 @@ import time
 import timeit
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from dsl.loader import load_ruleset
 from ludex import rl
-from runtime import Game
+from runtime import Game, Move
 
 CASES = [("hanabi", 2), ("hanabi", 4), ("battle_line", 2), ("balloon_cup", 2), ("weather_machine", 2)]
 
@@ -51,16 +61,40 @@ def bare(rs, seats: int, plies: int, seed: int) -> float:
     return spent / done
 
 
-def aec(rs, seats: int, plies: int, seed: int) -> tuple[float, float, float]:
-    """Per ply: the whole cycle, `last()` (observation and mask) alone, `step()` alone."""
+def aec(rs, seats: int, plies: int, seed: int) -> float:
+    """Per ply: the whole agent cycle (`last()`, a random legal action from the mask, `step()`),
+    with no clock read inside it."""
     rng = random.Random(seed)
     env = rl.aec_env(rs, seats=seats)
-    done, spent, in_last, in_step, k = 0, 0.0, 0.0, 0.0, 0
+    done, spent, k = 0, 0.0, 0
     clock = time.process_time
     while done < plies:
         env.reset(seed=seed + k)
         k += 1
         t = clock()
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].view(bool).nonzero()[0]  # numpy finds bools 20x faster than int8s
+            env.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+            if done >= plies:
+                break
+        spent += clock() - t
+    return spent / done
+
+
+def aec_parts(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
+    """Per ply: `last()` alone and `step()` alone (each between two clock reads)."""
+    rng = random.Random(seed)
+    env = rl.aec_env(rs, seats=seats)
+    done, in_last, in_step, k = 0, 0.0, 0.0, 0
+    clock = time.process_time
+    while done < plies:
+        env.reset(seed=seed + k)
+        k += 1
         for _agent in env.agent_iter():
             t0 = clock()
             obs, _r, term, trunc, _i = env.last()
@@ -68,7 +102,7 @@ def aec(rs, seats: int, plies: int, seed: int) -> tuple[float, float, float]:
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].view(bool).nonzero()[0]  # numpy finds bools 20x faster than int8s
             a = int(legal[rng.randrange(len(legal))])
             t2 = clock()
             env.step(a)
@@ -77,31 +111,169 @@ def aec(rs, seats: int, plies: int, seed: int) -> tuple[float, float, float]:
             done += 1
             if done >= plies:
                 break
-        spent += clock() - t
-    return spent / done, in_last / done, in_step / done
+    return in_last / done, in_step / done
 
 
-def encoding(plies: int, seed: int) -> tuple[float, float]:
+class NullAEC(AECEnv):
+    """An AEC environment with no game (the module docstring's `floor`): two agents take turns
+    for `length` plies; each observation is a copy of fixed arrays of the given sizes."""
+
+    metadata = {"name": "null", "is_parallelizable": False}
+
+    def __init__(self, obs_size: int, actions: int, legal: int = 20, length: int = 60):
+        super().__init__()
+        self.possible_agents = ["seat_0", "seat_1"]
+        self.obs = np.zeros(obs_size, np.float32)
+        self.mask = np.zeros(actions, np.int8)
+        self.mask[:legal] = 1
+        self.length = length
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.t = 0
+        self.agent_selection = "seat_0"
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return {"observation": self.obs.copy(), "action_mask": self.mask.copy()}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.t += 1
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        if self.t >= self.length:
+            for a in self.agents:
+                self.terminations[a] = True
+        self.agent_selection = self.possible_agents[self.t % 2]
+        self._accumulate_rewards()
+
+
+def floor(spec, plies: int, seed: int) -> float:
+    """Per ply: the AEC agent loop on a `NullAEC` of `spec`'s observation and action sizes."""
+    rng = random.Random(seed)
+    env = NullAEC(spec.encoder.size, spec.table.n)
+    done, spent = 0, 0.0
+    while done < plies:
+        env.reset()
+        t = time.process_time()
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].view(bool).nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+        spent += time.process_time() - t
+    return spent / done
+
+
+class _Counting:
+    """A random opponent counting its plies (the bare ply's choice)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng, self.plies = rng, 0
+
+    def choose(self, game: Game, seat: int, moves: list[Move]) -> Move:
+        self.plies += 1
+        return moves[self.rng.randrange(len(moves))]
+
+
+def gym(rs, seats: int, plies: int, seed: int) -> float:
+    """Per ply (the agent's or the opponent's): `rl.gym_env` played by a masked random agent."""
+    rng = random.Random(seed)
+    bot = _Counting(random.Random(seed + 1))
+    env = rl.gym_env(rs, seats=seats, opponent=bot)
+    done, spent, k = 0, 0.0, 0
+    while done + bot.plies < plies:
+        t = time.process_time()
+        obs, _info = env.reset(seed=seed + k)
+        k += 1
+        over = False
+        while not over:
+            legal = obs["action_mask"].view(bool).nonzero()[0]
+            obs, _r, term, trunc, _info = env.step(int(legal[rng.randrange(len(legal))]))
+            done += 1
+            over = term or trunc
+        spent += time.process_time() - t
+    return spent / (done + bot.plies)
+
+
+def positions_of(spec, count: int, seed: int) -> list:
+    """`count` positions of random games of `spec` (clones, each with its legal moves listed)."""
+    rng = random.Random(seed)
+    positions = []
+    g = spec.new_game(seed=seed)
+    while len(positions) < count:
+        if g.terminal or g.decision().stuck:
+            g = spec.new_game(seed=rng.getrandbits(32))
+            continue
+        positions.append(g.clone())
+        moves = g.legal_moves(g.st.actor)
+        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
+    for p in positions:
+        p.legal_moves(p.st.actor)  # the listing a step leaves behind: the mask numbers it, as in an episode
+    return positions
+
+
+def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
+    """Per observation of the seat to act: encoding a position afresh (`encode_fresh`, 200
+    positions of random games), and `encode` in play (the same game ply after ply, as an
+    environment asks: the kept vector brought up to date), the latter as the difference
+    between random games with and without it."""
+    from ludex.rl.spec import Spec
+
+    spec = Spec(rs, seats)
+    positions = positions_of(spec, 200, seed)
+    out = np.zeros(spec.encoder.size, np.float32)
+    fresh_encode = getattr(spec.encoder, "encode_fresh", spec.encoder.encode)  # (before the kept vectors: encode)
+
+    def fresh_all() -> None:
+        for p in positions:
+            fresh_encode(p, p.st.actor, out)
+
+    reps = max(1, plies // len(positions))
+    fresh = min(timeit.repeat(fresh_all, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
+
+    def play(observe: bool) -> float:
+        rng = random.Random(seed)
+        enc = spec.encoder.encode
+        done, k, t = 0, 0, time.process_time()
+        while done < plies:
+            g = spec.new_game(seed=seed + k)
+            k += 1
+            while not g.terminal and done < plies:
+                s = g.st.actor
+                moves = g.legal_moves(s)
+                if not moves:
+                    break
+                if observe:
+                    enc(g, s)
+                g.apply(s, moves[rng.randrange(len(moves))])
+                done += 1
+        return time.process_time() - t
+
+    with_obs = min(play(True) for _ in range(5))
+    without = min(play(False) for _ in range(5))
+    return fresh, max(0.0, with_obs - without) / plies
+
+
+def mask_time(plies: int, seed: int) -> float:
+    """The action mask of the seat to act in Hanabi (2 seats), its listed moves numbered afresh."""
     from ludex.rl.aec import action_mask
     from ludex.rl.spec import Spec
 
     spec = Spec("hanabi", 2)
-    rng = random.Random(seed)
-    positions = []
-    g = spec.new_game(seed=seed)
-    while len(positions) < 200:
-        if g.terminal:
-            g = spec.new_game(seed=rng.getrandbits(32))
-        positions.append(g.clone())
-        moves = g.legal_moves(g.st.actor)
-        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
-    out = np.zeros(spec.encoder.size, np.float32)
-    for p in positions:
-        p.legal_moves(p.st.actor)  # the listing a step leaves behind: the mask numbers it, as in an episode
-
-    def encode_all() -> None:
-        for p in positions:
-            spec.encoder.encode(p, 0, out)
+    positions = positions_of(spec, 200, seed)
 
     def mask_all() -> None:
         for p in positions:
@@ -109,34 +281,43 @@ def encoding(plies: int, seed: int) -> tuple[float, float]:
             action_mask(spec, p, p.st.actor)
 
     reps = max(1, plies // len(positions))
-    enc = min(timeit.repeat(encode_all, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
-    mask = min(timeit.repeat(mask_all, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
-    return enc, mask
+    return min(timeit.repeat(mask_all, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
 
 
 def main() -> None:
+    from ludex.rl.spec import Spec
+
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--plies", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--only", default="", help="measure this ruleset only")
     a = ap.parse_args()
     ref = min(timeit.repeat("sum(range(1000))", timer=time.process_time, number=2000, repeat=5)) / 2000
     print(f"machine speed reference: sum(range(1000)) = {ref * 1e6:.1f} us (the load of a shared machine shows here)")
-    print(f"{'ruleset':<18}{'seats':>6}{'bare ply us':>13}{'AEC cycle us':>14}{'overhead':>10}{'last() us':>11}{'step() us':>11}")
+    print(f"{'ruleset':<16}{'seats':>6}{'bare ply':>10}{'AEC cycle':>11}{'overhead':>10}{'floor':>8}{'floor %':>9}"
+          f"{'Gym ply':>9}{'Gym ovh':>9}{'last()':>8}{'step()':>8}{'encode':>8}{'in play':>9}   (us)")
     for name, seats in CASES:
+        if a.only and name != a.only:
+            continue
         rs = load_ruleset(name)
+        spec = Spec(rs, seats)
         bare(rs, seats, 200, a.seed)  # warm: compiled code, templates
         aec(rs, seats, 200, a.seed)
         # the best of `repeats` alternating runs of each: the load of a shared machine only adds
-        runs_b, runs_e = [], []
+        runs: dict[str, list[float]] = {"bare": [], "aec": [], "floor": [], "gym": []}
         for _ in range(a.repeats):
-            runs_b.append(bare(rs, seats, a.plies, a.seed))
-            runs_e.append(aec(rs, seats, a.plies, a.seed))
-        b = min(runs_b)
-        e, last, step = min(runs_e)
-        print(f"{name:<18}{seats:>6}{b * 1e6:>13.1f}{e * 1e6:>14.1f}{e / b - 1:>10.0%}{last * 1e6:>11.1f}{step * 1e6:>11.1f}")
-    enc, mask = encoding(20_000, a.seed)
-    print(f"hanabi (2 seats) observation encoding: {enc * 1e6:.1f} us; action mask: {mask * 1e6:.1f} us")
+            runs["bare"].append(bare(rs, seats, a.plies, a.seed))
+            runs["aec"].append(aec(rs, seats, a.plies, a.seed))
+            runs["floor"].append(floor(spec, a.plies, a.seed))
+            runs["gym"].append(gym(rs, seats, a.plies, a.seed))
+        b, e, f, gy = (min(runs[k]) for k in ("bare", "aec", "floor", "gym"))
+        last, step = min(aec_parts(rs, seats, a.plies, a.seed) for _ in range(a.repeats))
+        fresh, kept = encode_times(rs, seats, a.plies, a.seed)
+        us = 1e6
+        print(f"{name:<16}{seats:>6}{b * us:>10.1f}{e * us:>11.1f}{e / b - 1:>10.0%}{f * us:>8.1f}{f / b:>9.0%}"
+              f"{gy * us:>9.1f}{gy / b - 1:>9.0%}{last * us:>8.1f}{step * us:>8.1f}{fresh * us:>8.1f}{kept * us:>9.1f}")
+    print(f"hanabi (2 seats) action mask: {mask_time(20_000, a.seed) * 1e6:.1f} us")
 
 
 if __name__ == "__main__":

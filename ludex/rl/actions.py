@@ -165,6 +165,9 @@ class ActionTable:
                        else "one component" if len(b.universes) == 1 and b.universes[0].__class__ is Components
                        else "bound" for b in blocks]
         self._memo: list[dict[tuple, int]] = [{} for _ in blocks]
+        # per block: the positions of its component arguments (a "bound" block's binding is
+        # remembered only while they lie in zones the seat sees: then they count by name)
+        self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
         # per block and argument: (components named, universe size)
         self._sizes = [[(len(u.names) if isinstance(u, Components) else 0, u.size) for u in b.universes] for b in blocks]
 
@@ -328,14 +331,15 @@ class ActionTable:
                 for i in range(start, end):
                     m = Move(mc.name, dict(zip(mc.names, (listing.encode(v) for v in bindings[i]))))
                     out[self._number(m, ordinals)] = i
-            elif kind == "values":  # the action of a binding never changes: remembered
+            elif kind == "values":  # the action of a binding never changes: remembered (looked up in C)
                 memo = self._memo[k_b]
-                for i in range(start, end):
-                    bd = bindings[i]
-                    a = memo.get(bd)
-                    if a is None:
-                        a = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
-                    out[a] = i
+                acts: list[Any] = list(map(memo.get, bindings[start:end]))
+                if None in acts:
+                    for j, a in enumerate(acts):
+                        if a is None:
+                            bd = bindings[start + j]
+                            acts[j] = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
+                out.update(zip(acts, range(start, end)))
             elif kind == "one component":  # the commonest move (play a card): inlined
                 ix = self._index[k_b][0]
                 named, size = self._sizes[k_b][0]
@@ -347,10 +351,26 @@ class ActionTable:
                     if k is None or k >= size:
                         raise ActionSpaceTooSmall(f"move '{mc.name}': {v!r} is not in its argument's universe ({size} values)")
                     out[offset + k] = i
-            else:
+            else:  # several arguments, some components: remembered by binding while its components lie where the seat sees them
                 index = self._index[k_b]
+                memo = self._memo[k_b]
+                comp_args = self._comp_args[k_b]
                 for i in range(start, end):
-                    out[self._bound(b, index, bindings[i], visible, loc, zones, mc.name)] = i
+                    bd = bindings[i]
+                    a = memo.get(bd)
+                    if a is not None:
+                        for j in comp_args:
+                            zi = loc[bd[j].id]
+                            if zi is not None and not visible[zi]:
+                                a = None
+                                break
+                    if a is None:
+                        a = self._bound(b, index, bd, visible, loc, zones, mc.name)
+                        if _seen_comps(bd, comp_args, loc, visible):
+                            if len(memo) > 100_000:
+                                memo.clear()
+                            memo[bd] = a
+                    out[a] = i
             start = end
         return out
 
@@ -439,6 +459,19 @@ class ActionTable:
         return [{"move": b.name, "offset": b.offset, "size": b.size,
                  "args": [{"name": n, "kind": u.__class__.__name__, "labels": u.labels()} for n, u in zip(b.args, b.universes)]}
                 for b in self.blocks]
+
+
+def _seen_comps(binding: tuple, comp_args: tuple[int, ...], loc: list, visible: list[bool]) -> bool:
+    """Whether the binding's component arguments are components lying nowhere or where the
+    seat sees them (then its action number depends on the binding alone)."""
+    for j in comp_args:
+        v = binding[j]
+        if v.__class__ is not Comp:
+            return False
+        zi = loc[v.id]
+        if zi is not None and not visible[zi]:
+            return False
+    return True
 
 
 def _members(u: Universe) -> tuple[Any, ...]:

@@ -12,9 +12,9 @@ np = pytest.importorskip("numpy")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from rl_cases import positions  # noqa: E402
+from rl_cases import case_id, cases, positions  # noqa: E402
 
-from ludex.rl.observations import MARK_BUCKETS  # noqa: E402
+from ludex.rl.observations import MARK_BUCKETS, ObservationEncoder  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
 from search.determinise import determinise  # noqa: E402
 
@@ -63,6 +63,17 @@ def assert_matches_view(spec: Spec, g, seat: int, vec) -> None:
     for name, value in view["vars"].items():
         if isinstance(value, (int, bool)) and f"var {name}" in f and f[f"var {name}"][1] == ["value"]:
             assert f[f"var {name}"][0][0] == float(value), name
+    for ent, members in view.get("entities", {}).items():
+        assert f[f"entity {ent}"][0][0] == (1.0 if members["alive"] else 0.0), ent
+        for name, value in members.items():
+            seg = f.get(f"entity {ent}.{name}")
+            if seg is None or isinstance(value, str):
+                continue
+            got, labels = seg
+            if labels == ["none", "value"]:  # an optional number: its none-bit, then its value
+                assert got.tolist() == ([1.0, 0.0] if value is None else [0.0, float(value)]), (ent, name)
+            elif labels == ["value"] and isinstance(value, (int, bool)):
+                assert got[0] == float(value), (ent, name)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,3 +108,43 @@ def test_hint_marks_on_ones_own_hand_are_read_by_place():
     f = fields(spec, spec.encoder.encode(g, 1))
     assert f["place marks hand[1]"][0].sum() == 5  # one hint, one bit on each of seat 1's five places
     assert f["place marks hand[0]"][0].sum() == 0  # seat 1 sees seat 0's hand: its marks are on the cards
+
+
+def test_entity_fields_are_read_from_the_game_encoded():
+    # Balloon Cup's first cube sets its tile's `last_placer`: the vector says so (it once read
+    # the entities of the game the encoder was built from)
+    spec = spec_of("balloon_cup", 2)
+    g = spec.new_game(seed=0)
+    seat = g.decision().seats[0]
+    g.apply(seat, g.legal_moves(seat)[0])
+    placed = [name for name, e in g.view(0)["entities"].items() if e["last_placer"] is not None]
+    assert placed, "the first move places a cube on a tile"
+    vec = spec.encoder.encode(g, 0)
+    assert_matches_view(spec, g, 0, vec)
+    f = fields(spec, vec)
+    assert all(f[f"entity {name}.last_placer"][0][0] == 0.0 for name in placed)  # not none
+
+
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_vectors_kept_through_an_episode_equal_fresh_encodings(case):
+    """`encode` brings each seat's kept vector up to date with what changed; at every ply of
+    random games, for seats asking at random plies (as agents of an episode do), it equals
+    encoding the position afresh and reads back as the view says."""
+    name, variants, seats = case
+    spec = Spec(name, seats, variants)
+    encoder = ObservationEncoder(spec.new_game(seed=0), keep=True)  # whatever the default for this game
+    rng = random.Random(11)
+    for game_no in range(2):
+        g = spec.new_game(seed=game_no)
+        for ply in range(150):
+            if g.terminal or g.decision().stuck:
+                break
+            for seat in range(spec.seats):
+                if rng.random() < 0.5:
+                    kept = encoder.encode(g, seat)
+                    assert np.array_equal(kept, encoder.encode_fresh(g, seat)), (ply, seat)
+                    if ply % 25 == 0:
+                        assert_matches_view(spec, g, seat, kept)
+            actor = g.decision().seats[0]
+            moves = g.legal_moves(actor)
+            g.apply(actor, moves[rng.randrange(len(moves))])

@@ -122,3 +122,13 @@ def test_games_and_states_pickle_even_at_a_chance_node():
     assert str(copy) == str(s) and copy.history() == s.history()
     assert copy.information_state_string(1) == s.information_state_string(1)
     assert pickle.loads(pickle.dumps(game)).num_players() == 2
+
+
+def test_the_openspiel_example_converges_and_its_search_beats_random_play():
+    from ludex.rl.examples.openspiel_kuhn import cfr_nash_conv, ismcts_against_random
+
+    game = kuhn()
+    conv = cfr_nash_conv(game, 20)
+    assert list(conv) == [1, 10, 20] and conv[1] > 0.5 and conv[20] < conv[10] < conv[1]
+    r = ismcts_against_random(game, 60, 20, seed=1)
+    assert r["margin"] > 2 * r["stderr"], r
