@@ -51,16 +51,33 @@ def _piece(path: str, first: int, text: str, old: dict[str, tuple[int, A.SourceF
     return _shift(was[1], first - was[0]) if first != was[0] else was[1]
 
 
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+"""Each class met in a syntax tree: its attrs fields' names, or None for a class that is not attrs."""
+
+
 def _shift(obj: Any, lines: int) -> Any:
-    """`obj` (a syntax tree) with every span `lines` further down."""
-    if isinstance(obj, A.Span):
+    """`obj` (a syntax tree) with every span `lines` further down.
+
+    Every piece below a line inserted near the top of a file is moved (Weather Machine: 278 pieces,
+    26,000 nodes), so this builds each node directly (`object.__new__`, its fields set as attrs'
+    own `__init__` sets them; the AST classes have no validators or converters) rather than
+    through `attrs.evolve`, about three times faster."""
+    cls = type(obj)
+    if cls is A.Span:
         return A.Span(obj.file, obj.line + lines, obj.column)
+    if cls is str or cls is int or obj is None:
+        return obj
     if isinstance(obj, tuple):
-        return tuple(_shift(x, lines) for x in obj)
-    if attrs.has(type(obj)):
-        return attrs.evolve(obj, **{f.alias or f.name: _shift(getattr(obj, f.name), lines)
-                                    for f in attrs.fields(type(obj)) if f.init})
-    return obj
+        return tuple([_shift(x, lines) for x in obj])
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
+    if names is None:
+        return obj
+    new = object.__new__(cls)
+    for name in names:
+        object.__setattr__(new, name, _shift(getattr(obj, name), lines))
+    return new
 
 
 def parse_incremental(text: str, path: str = "<text>") -> A.SourceFile:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from dsl import RulesetError, incremental
+from dsl.ast import Span
 from dsl.incremental import parse_incremental
 from dsl.loader import bundled_rulesets, check_sources
 from dsl.parser import parse_text
@@ -51,7 +53,20 @@ def test_lines_inserted_and_deleted_above_move_the_kept_pieces_to_the_whole_pars
     src = open(bundled_rulesets()[0].path + "/game.ludex", encoding="utf-8").read()
     head, rest = src.split("\n", 1)
     for text in (src, f"{head}\n# one\n# two\n{rest}", f"{head}\n# one\n{rest}", src, f"{head}\n\n\n\n{rest}"):
-        assert parse_incremental(text, "moved.ludex") == parse_text(text, "moved.ludex")
+        moved, whole = parse_incremental(text, "moved.ludex"), parse_text(text, "moved.ludex")
+        assert moved == whole
+        assert _spans(moved) == _spans(whole)  # a node's span takes no part in `==`: compared here
+
+
+def _spans(tree) -> list:
+    """Every span in a syntax tree, in order."""
+    if isinstance(tree, Span):
+        return [tree]
+    if isinstance(tree, tuple):
+        return [s for x in tree for s in _spans(x)]
+    if attrs.has(type(tree)):
+        return [s for f in attrs.fields(type(tree)) for s in _spans(getattr(tree, f.name))]
+    return []
 
 
 def test_an_editing_session_keeps_the_pieces_of_the_last_version_only():
