@@ -180,13 +180,14 @@ async def test_completion_outline_and_semantic_tokens(client: LanguageClient):
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_the_servers_memory_stays_flat_over_many_edits(client: LanguageClient):
-    # issue 28: a thousand edits leave the server holding what one version needs, not something per edit:
-    # Python memory grew 1.9 MB over them while pygls kept each notification's future, 0.1 MB since
+    # issue 28: a thousand edits leave the server holding what one version needs, not something per edit.
+    # Python memory grew 1.9 MB over them while pygls kept each notification's future, 0.7 MB while the
+    # server kept the index of the last 16 versions of any file, 0.16 MB since
     from ludex.lsp.server import MEMORY
 
-    game = GAME.replace("mvoed", "moved")
+    game = GAME  # with its error: each version is indexed for the diagnostic's range
     uri = _open(client, _project(client, "flat") / "game.ludex", game)
-    assert await _diagnostics(client, uri) == []
+    assert len(await _diagnostics(client, uri)) == 1
     start = await client.protocol.send_request_async(MEMORY, {"trace": 1})
     for version in range(2, 1002):
         client.text_document_did_change(T.DidChangeTextDocumentParams(
