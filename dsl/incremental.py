@@ -51,6 +51,7 @@ def _piece(path: str, first: int, text: str, old: dict[str, tuple[int, A.SourceF
     return _shift(was[1], first - was[0]) if first != was[0] else was[1]
 
 
+_LEAVES = frozenset({str, int, bool, type(None)})
 _FIELDS: dict[type, tuple[str, ...] | None] = {}
 """Each class met in a syntax tree: its attrs fields' names, or None for a class that is not attrs."""
 
@@ -63,12 +64,18 @@ def _shift(obj: Any, lines: int) -> Any:
     own `__init__` sets them; the AST classes have no validators or converters) rather than
     through `attrs.evolve`, about three times faster."""
     cls = type(obj)
+    if cls in _LEAVES:
+        return obj
     if cls is A.Span:
         return A.Span(obj.file, obj.line + lines, obj.column)
-    if cls is str or cls is int or obj is None:
-        return obj
+    if cls is A.Node:  # most of a tree: its op is a string
+        node = object.__new__(A.Node)
+        object.__setattr__(node, "op", obj.op)
+        object.__setattr__(node, "args", _shift(obj.args, lines))
+        object.__setattr__(node, "span", _shift(obj.span, lines))
+        return node
     if isinstance(obj, tuple):
-        return tuple([_shift(x, lines) for x in obj])
+        return tuple([_shift(x, lines) for x in obj]) if obj else obj
     names = _FIELDS.get(cls, ())
     if names == ():
         names = _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls)) if attrs.has(cls) else None
