@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -189,6 +190,17 @@ def _edit_tuple(e: Edit) -> tuple:
 
 
 server = LudexServer()
+
+
+@server.feature(T.INITIALIZED)
+def initialized(ls: LudexServer, params: T.InitializedParams) -> None:
+    """Warm up before the first file opens: one check of a tiny game builds the parser and imports
+    the checker. What exists then lives as long as the server, so it is moved out of the garbage
+    collector's sight (`gc.freeze`): a full collection, which an edit that moves every piece of a
+    file (26,000 new nodes) can set off, then takes about 13 ms instead of 95 (Weather Machine)."""
+    check_sources((("<warm-up>", "game warm_up\nseats 2\nstep play\n"),))
+    gc.collect()
+    gc.freeze()
 
 
 @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
@@ -387,7 +399,6 @@ def memory(ls: LudexServer, params: Any) -> dict[str, Any]:
     `trace`, a number of frames: start tracing (allocations made before are never counted);
     `snapshot`, a file path: write a tracemalloc snapshot there (`tracemalloc.Snapshot.load`);
     `stop`, true: stop tracing once answered (tracing slows the server several times over)."""
-    import gc
     import tracemalloc
 
     def arg(name: str) -> Any:
