@@ -1,6 +1,6 @@
 """The language server's two targets (issue 28), measured through a real client over stdio:
 
-1. latency: from a `didChange` of Weather Machine's game file (828 lines) to the diagnostics
+1. latency: from a `didChange` of Weather Machine's game file (905 lines) to the diagnostics
    published for that version (debounce included), over `--edits` single edits of three kinds
    (a comment at the end, a number mid-file, a line inserted near the top);
 2. memory: over `--total` edits (3,000) sent in bursts of `--burst` (as typing sends them), each burst
