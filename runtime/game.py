@@ -924,12 +924,12 @@ class Game:
 
     def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
-        args: dict[str, Any] = {}
+        vals: list[Any] = []  # the arguments' JSON values, in `mc.names` order
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
         for name, v in zip(mc.names, binding):
             cls = v.__class__
             if cls is Comp:
-                args[name] = v.name
+                vals.append(v.name)
                 i = st.loc[v.id]
                 z = st.zone_refs[i] if i is not None else None
                 if z is not None and z.visibility != "public":
@@ -944,14 +944,15 @@ class Game:
                     else:  # a second hidden argument (rare): a dict of its own
                         refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
             elif cls is int or cls is str:
-                args[name] = v
+                vals.append(v)
             elif cls is list and v and any(x.__class__ is Comp for x in v):  # a pick of components
-                args[name] = encode(v)
+                vals.append(encode(v))
                 got = _hidden_pick(st, name, v)
                 if got is not None:
                     refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
             else:
-                args[name] = encode(v)
+                vals.append(encode(v))
+        args = _move_args(mc.names, vals)
         st.version += 1
         plan = self._plan
         if plan.ply_dirty:  # a change no trigger reads is not marked
@@ -1530,6 +1531,21 @@ def _shared_put(key: tuple, d: dict) -> dict:
     if len(_SHARED_ARGS) < 100_000:
         _SHARED_ARGS[key] = d
     return d
+
+
+def _move_args(names: tuple[str, ...], vals: list[Any]) -> dict[str, Any]:
+    """A move event's `args` ({name: JSON value}, names in the move's parameter order): one
+    shared dict per content when every value is hashable (a live game keeps all its events,
+    and the same arguments recur across its plies and across games: `{"card": "red-7"}`), a
+    dict of its own otherwise (a pick's list). Events never change their dicts."""
+    key = (names, *vals)
+    try:
+        got = _shared(key)
+    except TypeError:  # a list or a map among the values
+        return dict(zip(names, vals))
+    if got is None:
+        got = _shared_put(key, dict(zip(names, vals)))
+    return got
 
 
 def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:

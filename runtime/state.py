@@ -442,7 +442,7 @@ class State:
         seen = None if z.visibility == "public" else self.seen(z)
         events = self.own_events() if self.events_shared else self.events
         events.append(new_event(len(events), "chance", self.rule, _src(span), None, None, NO_ARGS, NO_ARGS,
-                                     NO_ARGS, node, z.key, list(outcome), seen))
+                                     NO_ARGS, node, z.key, _outcome(outcome), seen))
 
     def seen(self, z: ZoneRef) -> list[int]:
         """The seats that see `z`'s contents (one shared list per zone: events keep it)."""
@@ -598,6 +598,21 @@ def _name_part(v: Any) -> str:
 
 
 _SEEN: dict[tuple, list[int]] = {}
+_ONE: dict[str, list[str]] = {}  # component name -> the outcome list of a draw of it alone, shared
+
+
+def _outcome(names: list[str]) -> list[str]:
+    """A chance event's `outcome` list: a copy of `names`, or for a single component (a random
+    draw, the common case) one list per name shared by the events that have it (events never
+    change their lists; a live game keeps all of them)."""
+    if len(names) != 1:
+        return list(names)
+    got = _ONE.get(names[0])
+    if got is None:
+        got = [names[0]]
+        if len(_ONE) < 100_000:
+            _ONE[names[0]] = got
+    return got
 _NAME = operator.attrgetter("name")
 
 
