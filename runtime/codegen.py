@@ -24,6 +24,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import outcomes, picks
+from runtime.errors import RuleError
 from runtime.state import State
 from runtime.values import RESERVED, ZoneRef
 
@@ -126,8 +127,6 @@ def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, brea
               carried: Any = _ABSENT) -> None:
     """`end game` from generated effects: the outcome (`runtime.outcomes`) of kind `kind` with
     the evaluated winner, team score or scores (`main`), tie-breakers and carried scores."""
-    from runtime.compile import RuleError
-
     if kind == "team":
         st.end_game({"kind": "team", "winners": list(st.seat_list), "scores": {"team": main}, "reason": reason}, span)
 

@@ -17,6 +17,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import codegen, outcomes, picks
+from runtime.errors import RuleError
 from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -30,14 +31,6 @@ SPECIAL = {
     "option": lambda st, env: st.options,
     "ply": lambda st, env: len(st.events),
 }
-
-
-class RuleError(Exception):
-    """A rule failed while running (e.g. indexing a missing seat); carries the rule's span."""
-
-    def __init__(self, message: str, span: A.Span | None):
-        self.span = span
-        super().__init__(f"{span}: {message}" if span else message)
 
 
 class Scope:

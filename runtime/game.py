@@ -28,7 +28,8 @@ from dsl.ir import Ruleset
 from runtime import picks, simultaneous, views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
-from runtime.compile import MoveCode, Program, RuleError, program_for
+from runtime.compile import MoveCode, Program, program_for
+from runtime.errors import RuleError
 from runtime.events import NO_ARGS, Event, new_log, new_move_event
 from runtime.picks import Pick
 from runtime.state import GameEnded, State
