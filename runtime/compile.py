@@ -449,7 +449,7 @@ class Compiler:
             if slot is not None:
                 def local_attr(st, env):
                     try:
-                        return env[slot].d[name]
+                        return st.member(env[slot], name)
                     except (AttributeError, KeyError):
                         raise RuleError(f"{B.display(env[slot])} has no attribute '{name}'", n.span) from None
 
@@ -459,7 +459,7 @@ class Compiler:
         def attr(st, env):
             v = o(st, env)
             try:
-                return v.d[name]
+                return st.member(v, name)
             except (AttributeError, KeyError):
                 raise RuleError(f"{B.display(v)} has no attribute '{name}'", n.span) from None
 
@@ -854,16 +854,16 @@ class Compiler:
         def container(st, env):
             c = base(st, env)
             for k, x in steps[:-1]:
-                c = c.d[x] if k == "attr" else c[x(st, env)]
+                c = st.member(c, x) if k == "attr" else c[x(st, env)]
             return c
 
         kind, last = steps[-1]
         if kind == "attr":
             def get(st, env):
-                return container(st, env).d[last]
+                return st.member(container(st, env), last)
 
             def put(st, env, v):
-                container(st, env).d[last] = v
+                st.set_member(container(st, env), last, v)
         else:
             def get(st, env):
                 return container(st, env)[last(st, env)]

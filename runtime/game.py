@@ -390,7 +390,7 @@ class Game:
             for k, x in fields.items():
                 if k not in types:
                     raise ValueError(f"position: entity {name} has no field or variable '{k}'")
-                e.d[k] = self._decode(x, types[k])
+                st.set_member(e, k, self._decode(x, types[k]))
         step = position.get("step", self.prog.first_step)
         if step not in self.prog.steps:
             raise ValueError(f"position: there is no step '{step}'" + _close(step, self.prog.steps))
@@ -512,6 +512,8 @@ class Game:
             return scalars(t) or (t.name == "map" and len(t.args) == 2 and scalar(t.args[0]) and scalar(t.args[1]))
 
         st.nested_members = frozenset(v.name for v in prog.rs.vars if v.per_seat and not v.per and shallow(v.type))
+        # the entities never change from here on: their fields and variables move to columns
+        st.columnize({m for members in st.loose_members.values() for m in members})
 
     def _setup(self) -> None:
         prog, st = self.prog, self.st

@@ -235,12 +235,12 @@ class ObservationEncoder:
             mv[at] = g[name]
         for name, at, write in self._vars:
             write(out, at, g[name])
+        alive, member = st.ent_alive, st.member
         for e, e_at, members in self._ents:
-            if e.alive:
+            if alive[e._n]:
                 mv[e_at] = 1.0
-            d = e.d
             for name, m_at, write in members:
-                write(out, m_at, d[name])
+                write(out, m_at, member(e, name))
         return out
 
     def _marks(self, st: Any, seen: frozenset[int], mv: Any) -> None:
