@@ -216,8 +216,8 @@ class Gen:
                            if f.name not in ent_members and f.name not in RESERVED and f.name.isidentifier()
                            and not keyword.iskeyword(f.name)}
         # the entities' fields and variables, kept in the state's columns (`State.ev`): read as
-        # `EV[name][x._n]` where no component field or entity zone has the name, else through
-        # `MEMBER` (which tells the two apart at run time)
+        # `EV_name[x._n]` (the column, a local: `_prologue`) where no component field or entity
+        # zone has the name, else through `MEMBER` (which tells the two apart at run time)
         self.ent_columns = {m for e in rs.entity_types for m in [*(f.name for f in e.fields), *(v.name for v in e.vars)]}
         self.ent_only = self.ent_columns - {f.name for c in rs.component_types for f in c.fields} - {
             z.name for e in rs.entity_types for z in e.zones} - RESERVED
@@ -598,7 +598,7 @@ class Gen:
         if name in self.comp_attrs:
             return f"{self.ex(obj, env)}.{name}"
         if name in self.ent_only:
-            return f"EV[{name!r}][{self.ex(obj, env)}._n]"
+            return f"EV_{name}[{self.ex(obj, env)}._n]"
         if name in self.ent_columns:
             return f"MEMBER(st, {self.ex(obj, env)}, {name!r})"
         return f"{self.ex(obj, env)}.d[{name!r}]"
@@ -1392,7 +1392,7 @@ class Gen:
             if k != "attr":
                 base = f"{base}[{self.ex(x, env)}]"
             elif x in self.ent_columns:  # only an entity's members can be assigned
-                base = f"EV[{x!r}][{base}._n]"
+                base = f"EV_{x}[{base}._n]"
             else:
                 base = f"{base}.d[{x!r}]"
         c = self.fresh("c")
@@ -1401,7 +1401,7 @@ class Gen:
         changed = attrs_[-1] if attrs_ else name
         if kind == "attr":
             if last in self.ent_columns:
-                return [f"{ind}{c} = {base}"], f"EV[{last!r}][{c}._n]", changed
+                return [f"{ind}{c} = {base}"], f"EV_{last}[{c}._n]", changed
             return [f"{ind}{c} = {base}"], f"{c}.d[{last!r}]", changed
         k = self.fresh("k")
         return [f"{ind}{c} = {base}", f"{ind}{k} = {self.ex(last, env)}"], f"{c}[{k}]", changed
@@ -1678,14 +1678,15 @@ def recursive_fns(rs: Ruleset) -> set[str]:
 
 
 def _prologue(body: str, indent: int = 4) -> str:
-    """Local aliases a generated body uses (`G` globals, `Z` zones, `EV` entity columns), and no others."""
+    """Local aliases a generated body uses (`G` globals, `Z` zones, `EV_<member>` the column of an
+    entity member: columns are changed in place, never replaced, while a state lives), and no others."""
     out = ""
     if "G[" in body:
         out += " " * indent + "G = st.g\n"
     if "Z[" in body:
         out += " " * indent + "Z = st.zones\n"
-    if re.search(r"\bEV\[", body):
-        out += " " * indent + "EV = st.ev\n"
+    for name in sorted(set(re.findall(r"\bEV_(\w+)\[", body))):
+        out += " " * indent + f"EV_{name} = st.ev.get({name!r})\n"
     return out
 
 

@@ -512,8 +512,6 @@ class Game:
             return scalars(t) or (t.name == "map" and len(t.args) == 2 and scalar(t.args[0]) and scalar(t.args[1]))
 
         st.nested_members = frozenset(v.name for v in prog.rs.vars if v.per_seat and not v.per and shallow(v.type))
-        # the entities never change from here on: their fields and variables move to columns
-        st.columnize({m for members in st.loose_members.values() for m in members})
 
     def _setup(self) -> None:
         prog, st = self.prog, self.st
@@ -538,20 +536,21 @@ class Game:
     def _build_entity(self, e: Ent) -> None:
         st, prog = self.st, self.prog
         decl = prog.entity_types[e.kind]
-        fields_env = [e.d[f.name] for f in decl.fields]
+        fields_env = [st.member(e, f.name) for f in decl.fields]
         for z, init in prog.entity_zone_inits[e.kind]:
             key = f"{e.name}.{z.name}"
             if z.per_seat:
-                e.d[z.name] = [st.new_zone(f"{key}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list]
+                st.add_member(e, z.name, [st.new_zone(f"{key}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list],
+                              zone=True)
             elif z.per:
-                e.d[z.name] = self._keyed_zones(z, key)
+                st.add_member(e, z.name, self._keyed_zones(z, key), zone=True)
             else:
-                e.d[z.name] = st.new_zone(key, z.holds, z.visibility, None, z.ordered, z.name)
+                st.add_member(e, z.name, st.new_zone(key, z.holds, z.visibility, None, z.ordered, z.name), zone=True)
                 if init is not None:
                     for c in list(st.items(init(st, fields_env))):
                         st.place_initial(c, e.d[z.name])
         for name, init in prog.entity_inits[e.kind]:
-            e.d[name] = init(st, fields_env)
+            st.add_member(e, name, init(st, fields_env))
 
     def _enum_values(self, name: str) -> tuple[str, ...]:
         return next(e.values for e in self.prog.rs.enums if e.name == name)

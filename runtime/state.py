@@ -43,10 +43,9 @@ class State:
         self.comps: list[Comp] = []
         self.entities: list[Ent] = []  # shared by clones (entities never change: see Ent)
         # member name -> its value for each entity (`e._n`), ABSENT for an entity without it: the
-        # entities' fields and variables (`columnize`); read them with `member`
+        # entities' fields and variables (`make`, `add_member`); read them with `member`
         self.ev: dict[str, list[Any]] = {}
         self.ent_alive: list[bool] = []  # by `e._n`: still in play (`remove_entity`)
-        self.columnized = False  # `columnize` has run (the tables are built)
         self.g: dict[str, Any] = {}
         self.step = ""
         self.actor = 0
@@ -213,35 +212,32 @@ class State:
         name = f"{decl.name}[{_name_part(vals[decl.keyed_by])}]" if decl.keyed_by else f"{decl.name}{index + 1}"
         if decl.keyed_by and any(x.name == name for x in self.entities):
             raise ValueError(f"two {decl.name} entities have the key {name}: a `key` field must tell them apart")
-        e = Ent(decl.name, index, name, vals)
+        e = Ent(decl.name, index, name, {})
         e._n = len(self.entities)
-        if self.columnized:  # made while the game runs (the tables are built): its own copy of the list
-            self.entities = self.entities + [e]
-            self._columnize_one(e, set(self.ev))
-        else:
-            self.entities.append(e)
+        e.keys = (*vals, "name", "index")
+        # a new list: once the tables are built, a game shares the list with its clones
+        self.entities = [*self.entities, e]
         self.ent_alive.append(True)
+        for col in self.ev.values():
+            col.append(ABSENT)
+        for k, v in vals.items():
+            self._column(k)[e._n] = v
         return e
 
-    def columnize(self, members: set[str]) -> None:
-        """Move the entities' `members` (the names of every entity kind's fields and variables)
-        out of their `d` into the columns `ev` (at the end of table building: from then on
-        entities never change, and clones share them)."""
-        self.columnized = True
-        for name in sorted(members):
-            self.ev.setdefault(name, [ABSENT] * len(self.entities))
-        for e in self.entities:
-            self._columnize_one(e, members)
+    def _column(self, name: str) -> list[Any]:
+        col = self.ev.get(name)
+        if col is None:
+            col = self.ev[name] = [ABSENT] * len(self.entities)
+        return col
 
-    def _columnize_one(self, e: Ent, members: set[str]) -> None:
-        ev, d = self.ev, e.d
-        e.keys = tuple(d)
-        for name in ev:
-            col = ev[name]
-            if len(col) <= e._n:
-                col.append(ABSENT)
-            if name in members and name in d:
-                col[e._n] = d.pop(name)
+    def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
+        """Give entity `e` (while the tables are built) its zone (in `e.d`) or variable (in its
+        column) `name`, after its other members."""
+        e.keys = (*e.keys, name)
+        if zone:
+            e.d[name] = value
+        else:
+            self._column(name)[e._n] = value
 
     def member(self, x: Any, name: str) -> Any:
         """`x.name` of a component or entity: an entity's field or variable from its column,

@@ -41,9 +41,8 @@ class Ent:
     are built, and a game and its clones share it: `d` holds what never changes (`name`,
     `index`, its zones), while its fields and variables, which rules may assign, live in the
     state's columns (`State.ev[member][e._n]`, read with `State.member`), as does whether it
-    is still in play (`State.ent_alive[e._n]`). Until `State.columnize` moves them there (at
-    the end of table building) they are in `d` too. `_n` is its position in `State.entities`;
-    `keys` names its members in declaration order (what views list)."""
+    is still in play (`State.ent_alive[e._n]`). `_n` is its position in `State.entities`;
+    `keys` names its members in declaration order (what views list). `State.make` builds one."""
 
     __slots__ = ("kind", "index", "name", "d", "set_names", "_n", "keys")
 
