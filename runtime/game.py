@@ -349,6 +349,7 @@ class Game:
         for z in st.zone_refs:
             st.zones[z.idx] = []
         st.loc = [None] * len(st.comps)
+        st.loc_shared = False
         for key, names in (position.get("zones") or {}).items():
             z = zones.get(key)
             if z is None:

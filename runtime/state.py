@@ -40,6 +40,7 @@ class State:
         self.zone_refs: list[ZoneRef] = []
         # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
         self.loc: list[int | None] = []
+        self.loc_shared = False  # `loc` is another state's list too: copied before a change (`own_loc`)
         self.comps: list[Comp] = []
         self.entities: list[Ent] = []  # shared by clones (entities never change: see Ent)
         # member name -> its value for each entity (`e._n`), ABSENT for an entity without it: the
@@ -92,6 +93,13 @@ class State:
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
 
+    def own_loc(self) -> list[int | None]:
+        """`loc`, to change: a copy of its own first when it is shared with a clone."""
+        if self.loc_shared:
+            self.loc = self.loc[:]
+            self.loc_shared = False
+        return self.loc
+
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
         `BudgetExceeded` when none is left. (Generated code takes the step inline and calls
@@ -115,9 +123,11 @@ class State:
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: zones, variables, entities, marks and the chance
-        source's RNG are copied; components, zone references and compiled rules are shared
-        (immutable). Events are immutable, so only the list holding them is copied.
+        """An independent copy for search: zones, variables, entity columns, marks and the
+        chance source's RNG are copied; components, entities, zone references and compiled
+        rules are shared (immutable). Events are immutable, so only the list holding them is
+        copied, by the first of the two to record one (`own_events`); the components'
+        locations likewise (`own_loc`).
 
         What a copy takes is planned once per game's tables (`clone_plan`): scalar variables
         are shared, per-seat scalar lists copied flat, only the rest copied deeply."""
@@ -138,7 +148,7 @@ class State:
         else:
             d["events"] = []
         d["dirty"] = self.dirty.copy()
-        d["loc"] = self.loc.copy()
+        self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
         d["marks"] = self.marks.copy()  # its values are tuples
         d["fn_memo"] = [-1, {}]
         if columns is not None:  # the entities are shared; their columns are copied
@@ -206,7 +216,7 @@ class State:
             self._names[base] = n
             c = Comp(len(self.comps), decl.name, base if n == 1 else f"{base}#{n}", vals)
             self.comps.append(c)
-            self.loc.append(None)
+            self.own_loc().append(None)
             return c
         index = sum(1 for e in self.entities if e.kind == decl.name)
         name = f"{decl.name}[{_name_part(vals[decl.keyed_by])}]" if decl.keyed_by else f"{decl.name}{index + 1}"
@@ -267,7 +277,7 @@ class State:
         z.tally = z.by_name = None
         for k in [k for k in self.draw_memo if k[0] == z.idx]:
             del self.draw_memo[k]
-        self.loc[comp.id] = z.idx
+        self.own_loc()[comp.id] = z.idx
 
     # ---- reading ----
     def items(self, x: Any) -> Any:
@@ -296,7 +306,7 @@ class State:
         # and frozen legal-move listings share them. Each zone touched is copied once here.
         if what is None:
             return
-        zones, loc = self.zones, self.loc
+        zones, loc = self.zones, self.loc if not self.loc_shared else self.own_loc()
         if what.__class__ is Comp:
             d, src = dest.idx, loc[what.id]
             if mode == "end" and src != d:  # the common case, one component to the end of another zone
@@ -374,7 +384,7 @@ class State:
                 return
             # the top n to the end of another zone: two list operations, not n removals
             taken, d = have[:n], dest.idx
-            zones, loc = self.zones, self.loc
+            zones, loc = self.zones, self.loc if not self.loc_shared else self.own_loc()
             self.version += 1
             zones[src.idx] = have[n:]
             zones[d] = zones[d] + taken
