@@ -138,7 +138,7 @@ class State:
         plan = self.clone_plan
         if plan is None:
             plan = self.clone_plan = _plan(self)
-        g_flat, g_ents, g_deep, columns, g_nested = plan
+        copy_g, columns = plan
         chance = self.chance
         if chance is not None:
             chance.share()  # copied by whichever of the two draws first (`ChanceSource.own`)
@@ -154,21 +154,7 @@ class State:
         if columns is not None:  # the entities are shared; their columns are copied
             d["ent_alive"] = self.ent_alive[:]
             d["ev"] = columns(self.ev)
-        if not g_flat and not g_deep and not g_nested and not g_ents:  # nothing but scalars to copy in `g`
-            d["g"] = self.g.copy()
-            return new
-        memo: dict[int, Any] = {}
-        g = d["g"] = self.g.copy()
-        for n in g_flat:
-            g[n] = g[n][:]
-        for n in g_nested:
-            g[n] = [x.copy() for x in g[n]]
-        for n in g_ents:  # an entity set (`remove_entity` takes entities out of it)
-            g[n] = g[n][:]
-        for n in g_deep:
-            x = g[n]
-            if x.__class__ not in _ATOMS:
-                g[n] = _copy(x, memo)
+        d["g"] = copy_g(self.g)
         return new
 
     def _clone_all(self, new: State) -> State:
@@ -572,9 +558,8 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
-    """How to copy `st`'s loose globals and entity columns: (globals to copy flat, entity sets,
-    globals to copy deeply, `columns(ev) -> copy of ev` or None when there are no entities,
-    globals holding per-seat lists or maps of scalars to copy two levels deep)."""
+    """How to copy `st`'s globals and entity columns: (`copy_g(g) -> copy of g`, `columns(ev)
+    -> copy of ev` or None when there are no entities), both generated for the ruleset."""
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -590,7 +575,23 @@ def _plan(st: State) -> tuple:
         of = kinds.get(name, [name])
         how[name] = ("share" if all(k in scalar for k in of) else
                      "flat" if all(k in scalar or k in flat for k in of) else "deep")
-    return g_flat, g_ents, g_deep, _column_copier(how) if st.entities else None, g_nested
+    return _globals_copier(g_flat + g_ents, g_nested, g_deep), _column_copier(how) if st.entities else None
+
+
+def _globals_copier(flat: tuple[str, ...], nested: tuple[str, ...], deep: tuple[str, ...]) -> Any:
+    """`copy_g(g) -> copy`, generated: `g` copied, and in the copy the lists of `flat` (lists of
+    scalars, and entity sets, which `remove_entity` changes) copied, those of `nested` (per-seat
+    lists or maps of scalars) copied two levels deep, those of `deep` copied deeply (entities
+    shared); all else (scalars, constants, zones, component sets) shared."""
+    lines = ["def copy_g(g):", "    g = g.copy()"]
+    lines += [f"    g[{n!r}] = g[{n!r}][:]" for n in flat]
+    lines += [f"    g[{n!r}] = [x.copy() for x in g[{n!r}]]" for n in nested]
+    for n in deep:
+        lines += [f"    x = g[{n!r}]", "    if x.__class__ not in ATOMS:", f"        g[{n!r}] = COPY(x, {{}})"]
+    lines.append("    return g")
+    ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy}
+    exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's global names
+    return ns["copy_g"]
 
 
 def _column_copier(how: dict[str, str]) -> Any:
