@@ -927,12 +927,10 @@ class Game:
 
     def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
-        vals: list[Any] = []  # the arguments' JSON values, in `mc.names` order
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
         for name, v in zip(mc.names, binding):
             cls = v.__class__
             if cls is Comp:
-                vals.append(v.name)
                 i = st.loc[v.id]
                 z = st.zone_refs[i] if i is not None else None
                 if z is not None and z.visibility != "public":
@@ -946,16 +944,22 @@ class Game:
                         refs, hidden = one_ref, one_blind
                     else:  # a second hidden argument (rare): a dict of its own
                         refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
-            elif cls is int or cls is str:
-                vals.append(v)
             elif cls is list and v and any(x.__class__ is Comp for x in v):  # a pick of components
-                vals.append(encode(v))
                 got = _hidden_pick(st, name, v)
                 if got is not None:
                     refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
-            else:
-                vals.append(encode(v))
-        args = _move_args(mc.names, vals)
+        # the event's `args`: one shared dict per binding of this move (a live game keeps all its
+        # events, and the same arguments recur across plies and games: {"card": "red-7"})
+        memo = mc.args_memo
+        try:
+            args = memo.get(binding)
+        except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
+            args = _move_args(mc.names, binding)
+        else:
+            if args is None:
+                args = _move_args(mc.names, binding)
+                if len(memo) < 10_000:
+                    memo[binding] = args
         st.version += 1
         plan = self._plan
         if plan.ply_dirty:  # a change no trigger reads is not marked
@@ -1536,19 +1540,13 @@ def _shared_put(key: tuple, d: dict) -> dict:
     return d
 
 
-def _move_args(names: tuple[str, ...], vals: list[Any]) -> dict[str, Any]:
-    """A move event's `args` ({name: JSON value}, names in the move's parameter order): one
-    shared dict per content when every value is hashable (a live game keeps all its events,
-    and the same arguments recur across its plies and across games: `{"card": "red-7"}`), a
-    dict of its own otherwise (a pick's list). Events never change their dicts."""
-    key = (names, *vals)
-    try:
-        got = _shared(key)
-    except TypeError:  # a list or a map among the values
-        return dict(zip(names, vals))
-    if got is None:
-        got = _shared_put(key, dict(zip(names, vals)))
-    return got
+def _move_args(names: tuple[str, ...], binding: tuple) -> dict[str, Any]:
+    """A move event's `args`: each argument's JSON value by name (components and entities by name)."""
+    out: dict[str, Any] = {}
+    for name, v in zip(names, binding):
+        cls = v.__class__
+        out[name] = v.name if cls is Comp else v if cls is int or cls is str else encode(v)
+    return out
 
 
 def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:
