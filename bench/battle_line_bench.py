@@ -72,7 +72,7 @@ def proof_position(rs, mine: list[str], env: list[str]) -> Game:
     st.move_items([comps[n] for n in env], zones["flag1.env[1]"])
     st.move_items([comps[n] for n in mine], zones["flag1.side[0]"])
     f = st.g["flags"][0]
-    f.d["done_at"][0] = 0
+    st.member(f, "done_at")[0] = 0
     return g
 
 

@@ -144,7 +144,7 @@ def proof_game(rs: Any, mine: list[str], env: list[str], table: list[str], their
         st.move_items([comps[n] for n in env], zones["flag1.env[1]"])
     if table:
         st.move_items([comps[n] for n in table], zones["discard[0]"])
-    st.g["flags"][0].d["done_at"][0] = 0
+    st.member(st.g["flags"][0], "done_at")[0] = 0
     return g
 
 

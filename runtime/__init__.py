@@ -2,7 +2,7 @@
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ImpossibleOutcome, OutcomeNeeded
-from runtime.compile import RuleError
+from runtime.errors import RuleError
 from runtime.events import Event, event_from_dict, event_to_dict
 from runtime.game import BadOption, Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
 from runtime.replay import ReplayStep, step_after

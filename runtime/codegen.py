@@ -24,6 +24,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import outcomes, picks
+from runtime.errors import RuleError
 from runtime.state import State
 from runtime.values import RESERVED, ZoneRef
 
@@ -126,8 +127,6 @@ def _end_game(st: Any, kind: str, reason: Any, span: Any, main: Any = None, brea
               carried: Any = _ABSENT) -> None:
     """`end game` from generated effects: the outcome (`runtime.outcomes`) of kind `kind` with
     the evaluated winner, team score or scores (`main`), tie-breakers and carried scores."""
-    from runtime.compile import RuleError
-
     if kind == "team":
         st.end_game({"kind": "team", "winners": list(st.seat_list), "scores": {"team": main}, "reason": reason}, span)
 
@@ -157,7 +156,7 @@ UNSET = object()
 PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template before it starts again
 
 
-HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
+HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "MEMBER": State.member, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
            "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef,
            "PICK_OFFER": picks.offer}
 
@@ -216,6 +215,12 @@ class Gen:
         self.comp_attrs = {f.name for c in rs.component_types for f in c.fields
                            if f.name not in ent_members and f.name not in RESERVED and f.name.isidentifier()
                            and not keyword.iskeyword(f.name)}
+        # the entities' fields and variables, kept in the state's columns (`State.ev`): read as
+        # `EV_name[x._n]` (the column, a local: `_prologue`) where no component field or entity
+        # zone has the name, else through `MEMBER` (which tells the two apart at run time)
+        self.ent_columns = {m for e in rs.entity_types for m in [*(f.name for f in e.fields), *(v.name for v in e.vars)]}
+        self.ent_only = self.ent_columns - {f.name for c in rs.component_types for f in c.fields} - {
+            z.name for e in rs.entity_types for z in e.zones} - RESERVED
         self.lists = {c.name for c in rs.component_sets} | {e.name for e in rs.entity_sets}
         self.procs = {p.name: p for p in rs.procs}
         # functions of the state alone that loop over something: computed once per state version
@@ -592,6 +597,10 @@ class Gen:
             return f"st.options[{name!r}]"
         if name in self.comp_attrs:
             return f"{self.ex(obj, env)}.{name}"
+        if name in self.ent_only:
+            return f"EV_{name}[{self.ex(obj, env)}._n]"
+        if name in self.ent_columns:
+            return f"MEMBER(st, {self.ex(obj, env)}, {name!r})"
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
@@ -1380,12 +1389,19 @@ class Gen:
             return [], f"G[{name!r}]", name
         base = self.ex(A.Node("name", (name,), t.span), env)
         for k, x in path[:-1]:
-            base = f"{base}.d[{x!r}]" if k == "attr" else f"{base}[{self.ex(x, env)}]"
+            if k != "attr":
+                base = f"{base}[{self.ex(x, env)}]"
+            elif x in self.ent_columns:  # only an entity's members can be assigned
+                base = f"EV_{x}[{base}._n]"
+            else:
+                base = f"{base}.d[{x!r}]"
         c = self.fresh("c")
         kind, last = path[-1]
         attrs_ = [x for k, x in path if k == "attr"]
         changed = attrs_[-1] if attrs_ else name
         if kind == "attr":
+            if last in self.ent_columns:
+                return [f"{ind}{c} = {base}"], f"EV_{last}[{c}._n]", changed
             return [f"{ind}{c} = {base}"], f"{c}.d[{last!r}]", changed
         k = self.fresh("k")
         return [f"{ind}{c} = {base}", f"{ind}{k} = {self.ex(last, env)}"], f"{c}[{k}]", changed
@@ -1662,12 +1678,15 @@ def recursive_fns(rs: Ruleset) -> set[str]:
 
 
 def _prologue(body: str, indent: int = 4) -> str:
-    """Local aliases a generated body uses (`G` globals, `Z` zones), and no others."""
+    """Local aliases a generated body uses (`G` globals, `Z` zones, `EV_<member>` the column of an
+    entity member: columns are changed in place, never replaced, while a state lives), and no others."""
     out = ""
     if "G[" in body:
         out += " " * indent + "G = st.g\n"
     if "Z[" in body:
         out += " " * indent + "Z = st.zones\n"
+    for name in sorted(set(re.findall(r"\bEV_(\w+)\[", body))):
+        out += " " * indent + f"EV_{name} = st.ev.get({name!r})\n"
     return out
 
 

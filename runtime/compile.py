@@ -17,6 +17,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import codegen, outcomes, picks
+from runtime.errors import RuleError
 from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -30,14 +31,6 @@ SPECIAL = {
     "option": lambda st, env: st.options,
     "ply": lambda st, env: len(st.events),
 }
-
-
-class RuleError(Exception):
-    """A rule failed while running (e.g. indexing a missing seat); carries the rule's span."""
-
-    def __init__(self, message: str, span: A.Span | None):
-        self.span = span
-        super().__init__(f"{span}: {message}" if span else message)
 
 
 class Scope:
@@ -104,6 +97,8 @@ class MoveCode:
     rule: str = attrs.field(init=False)  # "move <name>", as events name it
     source: str = attrs.field(init=False)  # "file:line" of the declaration
     picks: bool = attrs.field(init=False)  # its last parameter is a pick binder: listed as an offer
+    # binding -> its move events' `args`, shared by them (runtime.game's `_execute`)
+    args_memo: dict[tuple, dict[str, Any]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         self.picks = bool(self.decl.params) and self.decl.params[-1].count is not None
@@ -456,7 +451,7 @@ class Compiler:
             if slot is not None:
                 def local_attr(st, env):
                     try:
-                        return env[slot].d[name]
+                        return st.member(env[slot], name)
                     except (AttributeError, KeyError):
                         raise RuleError(f"{B.display(env[slot])} has no attribute '{name}'", n.span) from None
 
@@ -466,7 +461,7 @@ class Compiler:
         def attr(st, env):
             v = o(st, env)
             try:
-                return v.d[name]
+                return st.member(v, name)
             except (AttributeError, KeyError):
                 raise RuleError(f"{B.display(v)} has no attribute '{name}'", n.span) from None
 
@@ -861,16 +856,16 @@ class Compiler:
         def container(st, env):
             c = base(st, env)
             for k, x in steps[:-1]:
-                c = c.d[x] if k == "attr" else c[x(st, env)]
+                c = st.member(c, x) if k == "attr" else c[x(st, env)]
             return c
 
         kind, last = steps[-1]
         if kind == "attr":
             def get(st, env):
-                return container(st, env).d[last]
+                return st.member(container(st, env), last)
 
             def put(st, env, v):
-                container(st, env).d[last] = v
+                st.set_member(container(st, env), last, v)
         else:
             def get(st, env):
                 return container(st, env)[last(st, env)]

@@ -28,7 +28,8 @@ from dsl.ir import Ruleset
 from runtime import picks, simultaneous, views
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
-from runtime.compile import MoveCode, Program, RuleError, program_for
+from runtime.compile import MoveCode, Program, program_for
+from runtime.errors import RuleError
 from runtime.events import NO_ARGS, Event, new_log, new_move_event
 from runtime.picks import Pick
 from runtime.state import GameEnded, State
@@ -348,6 +349,7 @@ class Game:
         for z in st.zone_refs:
             st.zones[z.idx] = []
         st.loc = [None] * len(st.comps)
+        st.loc_shared = False
         for key, names in (position.get("zones") or {}).items():
             z = zones.get(key)
             if z is None:
@@ -389,7 +391,7 @@ class Game:
             for k, x in fields.items():
                 if k not in types:
                     raise ValueError(f"position: entity {name} has no field or variable '{k}'")
-                e.d[k] = self._decode(x, types[k])
+                st.set_member(e, k, self._decode(x, types[k]))
         step = position.get("step", self.prog.first_step)
         if step not in self.prog.steps:
             raise ValueError(f"position: there is no step '{step}'" + _close(step, self.prog.steps))
@@ -535,20 +537,21 @@ class Game:
     def _build_entity(self, e: Ent) -> None:
         st, prog = self.st, self.prog
         decl = prog.entity_types[e.kind]
-        fields_env = [e.d[f.name] for f in decl.fields]
+        fields_env = [st.member(e, f.name) for f in decl.fields]
         for z, init in prog.entity_zone_inits[e.kind]:
             key = f"{e.name}.{z.name}"
             if z.per_seat:
-                e.d[z.name] = [st.new_zone(f"{key}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list]
+                st.add_member(e, z.name, [st.new_zone(f"{key}[{s}]", z.holds, z.visibility, s, z.ordered, z.name) for s in st.seat_list],
+                              zone=True)
             elif z.per:
-                e.d[z.name] = self._keyed_zones(z, key)
+                st.add_member(e, z.name, self._keyed_zones(z, key), zone=True)
             else:
-                e.d[z.name] = st.new_zone(key, z.holds, z.visibility, None, z.ordered, z.name)
+                st.add_member(e, z.name, st.new_zone(key, z.holds, z.visibility, None, z.ordered, z.name), zone=True)
                 if init is not None:
                     for c in list(st.items(init(st, fields_env))):
                         st.place_initial(c, e.d[z.name])
         for name, init in prog.entity_inits[e.kind]:
-            e.d[name] = init(st, fields_env)
+            st.add_member(e, name, init(st, fields_env))
 
     def _enum_values(self, name: str) -> tuple[str, ...]:
         return next(e.values for e in self.prog.rs.enums if e.name == name)
@@ -924,12 +927,10 @@ class Game:
 
     def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
-        args: dict[str, Any] = {}
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
         for name, v in zip(mc.names, binding):
             cls = v.__class__
             if cls is Comp:
-                args[name] = v.name
                 i = st.loc[v.id]
                 z = st.zone_refs[i] if i is not None else None
                 if z is not None and z.visibility != "public":
@@ -943,15 +944,22 @@ class Game:
                         refs, hidden = one_ref, one_blind
                     else:  # a second hidden argument (rare): a dict of its own
                         refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
-            elif cls is int or cls is str:
-                args[name] = v
             elif cls is list and v and any(x.__class__ is Comp for x in v):  # a pick of components
-                args[name] = encode(v)
                 got = _hidden_pick(st, name, v)
                 if got is not None:
                     refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
-            else:
-                args[name] = encode(v)
+        # the event's `args`: one shared dict per binding of this move (a live game keeps all its
+        # events, and the same arguments recur across plies and games: {"card": "red-7"})
+        memo = mc.args_memo
+        try:
+            args = memo.get(binding)
+        except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
+            args = _move_args(mc.names, binding)
+        else:
+            if args is None:
+                args = _move_args(mc.names, binding)
+                if len(memo) < 10_000:
+                    memo[binding] = args
         st.version += 1
         plan = self._plan
         if plan.ply_dirty:  # a change no trigger reads is not marked
@@ -1530,6 +1538,15 @@ def _shared_put(key: tuple, d: dict) -> dict:
     if len(_SHARED_ARGS) < 100_000:
         _SHARED_ARGS[key] = d
     return d
+
+
+def _move_args(names: tuple[str, ...], binding: tuple) -> dict[str, Any]:
+    """A move event's `args`: each argument's JSON value by name (components and entities by name)."""
+    out: dict[str, Any] = {}
+    for name, v in zip(names, binding):
+        cls = v.__class__
+        out[name] = v.name if cls is Comp else v if cls is int or cls is str else encode(v)
+    return out
 
 
 def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:

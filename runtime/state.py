@@ -40,8 +40,13 @@ class State:
         self.zone_refs: list[ZoneRef] = []
         # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
         self.loc: list[int | None] = []
+        self.loc_shared = False  # `loc` is another state's list too: copied before a change (`own_loc`)
         self.comps: list[Comp] = []
-        self.entities: list[Ent] = []
+        self.entities: list[Ent] = []  # shared by clones (entities never change: see Ent)
+        # member name -> its value for each entity (`e._n`), ABSENT for an entity without it: the
+        # entities' fields and variables (`make`, `add_member`); read them with `member`
+        self.ev: dict[str, list[Any]] = {}
+        self.ent_alive: list[bool] = []  # by `e._n`: still in play (`remove_entity`)
         self.g: dict[str, Any] = {}
         self.step = ""
         self.actor = 0
@@ -79,14 +84,21 @@ class State:
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
         self.loose_members: dict[str, tuple[str, ...]] = {}  # entity kind -> its fields and variables
-        # how `clone` copies `g` and the entities (`_plan`), made at the first clone and shared
-        # by the copies; `scalar_members` names the members always holding an int, bool, str or
-        # enum value, `flat_members` those holding a list of such (per-seat scalar variables),
-        # both as global names and as "kind.member"
+        # how `clone` copies `g` and the entities' columns (`_plan`), made at the first clone
+        # and shared by the copies; `scalar_members` names the members always holding an int,
+        # bool, str or enum value, `flat_members` those holding a list of such (per-seat scalar
+        # variables), both as global names and as "kind.member"
         self.clone_plan: tuple | None = None
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
+
+    def own_loc(self) -> list[int | None]:
+        """`loc`, to change: a copy of its own first when it is shared with a clone."""
+        if self.loc_shared:
+            self.loc = self.loc[:]
+            self.loc_shared = False
+        return self.loc
 
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
@@ -111,9 +123,11 @@ class State:
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: zones, variables, entities, marks and the chance
-        source's RNG are copied; components, zone references and compiled rules are shared
-        (immutable). Events are immutable, so only the list holding them is copied.
+        """An independent copy for search: zones, variables, entity columns, marks and the
+        chance source's RNG are copied; components, entities, zone references and compiled
+        rules are shared (immutable). Events are immutable, so only the list holding them is
+        copied, by the first of the two to record one (`own_events`); the components'
+        locations likewise (`own_loc`).
 
         What a copy takes is planned once per game's tables (`clone_plan`): scalar variables
         are shared, per-seat scalar lists copied flat, only the rest copied deeply."""
@@ -124,7 +138,7 @@ class State:
         plan = self.clone_plan
         if plan is None:
             plan = self.clone_plan = _plan(self)
-        g_flat, g_ents, g_deep, copy_ents, g_nested = plan
+        copy_g, columns = plan
         chance = self.chance
         if chance is not None:
             chance.share()  # copied by whichever of the two draws first (`ChanceSource.own`)
@@ -134,26 +148,13 @@ class State:
         else:
             d["events"] = []
         d["dirty"] = self.dirty.copy()
-        d["loc"] = self.loc.copy()
+        self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
         d["marks"] = self.marks.copy()  # its values are tuples
         d["fn_memo"] = [-1, {}]
-        if copy_ents is None and not g_flat and not g_deep and not g_nested:  # nothing but scalars to copy in `g`
-            d["g"] = self.g.copy()
-            return new
-        memo: dict[int, Any] = {}
-        if copy_ents is not None:
-            d["entities"] = copy_ents(self.entities, memo)
-        g = d["g"] = self.g.copy()
-        for n in g_flat:
-            g[n] = g[n][:]
-        for n in g_nested:
-            g[n] = [x.copy() for x in g[n]]
-        for n in g_ents:  # an entity set: its entities' copies, made above
-            g[n] = [memo[id(e)] for e in g[n]]
-        for n in g_deep:
-            x = g[n]
-            if x.__class__ not in _ATOMS:
-                g[n] = _copy(x, memo)
+        if columns is not None:  # the entities are shared; their columns are copied
+            d["ent_alive"] = self.ent_alive[:]
+            d["ev"] = columns(self.ev)
+        d["g"] = copy_g(self.g)
         return new
 
     def _clone_all(self, new: State) -> State:
@@ -166,8 +167,10 @@ class State:
                 d[k] = v.share() if v is not None else None
             elif k == "events_shared":
                 d[k] = False
-            elif k in ("zones", "events", "dirty", "loc", "marks"):  # their items are never changed in place
+            elif k in ("zones", "events", "dirty", "loc", "marks", "ent_alive"):  # their items are never changed in place
                 d[k] = v.copy()
+            elif k == "ev":
+                d[k] = {name: _copy(col, memo) for name, col in v.items()}
             elif k == "fn_memo":
                 d[k] = [-1, {}]
             elif k == "g":
@@ -177,8 +180,7 @@ class State:
                     if x.__class__ not in _ATOMS:
                         g[n] = _copy(x, memo)
             elif k == "entities":
-                loose = self.loose_members
-                d[k] = [_copy_ent(e, memo, loose.get(e.kind)) for e in v]
+                d[k] = v  # entities never change (see Ent)
             else:
                 d[k] = _copy(v, memo)
         return new
@@ -200,15 +202,59 @@ class State:
             self._names[base] = n
             c = Comp(len(self.comps), decl.name, base if n == 1 else f"{base}#{n}", vals)
             self.comps.append(c)
-            self.loc.append(None)
+            self.own_loc().append(None)
             return c
         index = sum(1 for e in self.entities if e.kind == decl.name)
         name = f"{decl.name}[{_name_part(vals[decl.keyed_by])}]" if decl.keyed_by else f"{decl.name}{index + 1}"
         if decl.keyed_by and any(x.name == name for x in self.entities):
             raise ValueError(f"two {decl.name} entities have the key {name}: a `key` field must tell them apart")
-        e = Ent(decl.name, index, name, vals)
-        self.entities.append(e)
+        e = Ent(decl.name, index, name, {})
+        e._n = len(self.entities)
+        e.keys = (*vals, "name", "index")
+        # a new list: once the tables are built, a game shares the list with its clones
+        self.entities = [*self.entities, e]
+        self.ent_alive.append(True)
+        for col in self.ev.values():
+            col.append(ABSENT)
+        for k, v in vals.items():
+            self._column(k)[e._n] = v
         return e
+
+    def _column(self, name: str) -> list[Any]:
+        col = self.ev.get(name)
+        if col is None:
+            col = self.ev[name] = [ABSENT] * len(self.entities)
+        return col
+
+    def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
+        """Give entity `e` (while the tables are built) its zone (in `e.d`) or variable (in its
+        column) `name`, after its other members."""
+        e.keys = (*e.keys, name)
+        if zone:
+            e.d[name] = value
+        else:
+            self._column(name)[e._n] = value
+
+    def member(self, x: Any, name: str) -> Any:
+        """`x.name` of a component or entity: an entity's field or variable from its column,
+        anything else from `x.d` (KeyError when `x` has no such member; AttributeError when
+        `x` is no component or entity)."""
+        if x.__class__ is Ent:
+            col = self.ev.get(name)
+            if col is not None:
+                v = col[x._n]
+                if v is not ABSENT:
+                    return v
+        return x.d[name]
+
+    def set_member(self, e: Ent, name: str, value: Any) -> None:
+        """Set entity `e`'s field or variable `name` (KeyError when no entity kind has one)."""
+        self.ev[name][e._n] = value
+
+    def entity_members(self, e: Ent) -> dict[str, Any]:
+        """Every member of entity `e` in declaration order: its fields, `name`, `index`, its
+        zones and its variables, with their values now."""
+        return {k: self.member(e, k) for k in e.keys}
 
     def place_initial(self, comp: Comp, z: ZoneRef) -> None:
         if self.loc[comp.id] is not None:
@@ -217,7 +263,7 @@ class State:
         z.tally = z.by_name = None
         for k in [k for k in self.draw_memo if k[0] == z.idx]:
             del self.draw_memo[k]
-        self.loc[comp.id] = z.idx
+        self.own_loc()[comp.id] = z.idx
 
     # ---- reading ----
     def items(self, x: Any) -> Any:
@@ -246,7 +292,7 @@ class State:
         # and frozen legal-move listings share them. Each zone touched is copied once here.
         if what is None:
             return
-        zones, loc = self.zones, self.loc
+        zones, loc = self.zones, self.loc if not self.loc_shared else self.own_loc()
         if what.__class__ is Comp:
             d, src = dest.idx, loc[what.id]
             if mode == "end" and src != d:  # the common case, one component to the end of another zone
@@ -324,7 +370,7 @@ class State:
                 return
             # the top n to the end of another zone: two list operations, not n removals
             taken, d = have[:n], dest.idx
-            zones, loc = self.zones, self.loc
+            zones, loc = self.zones, self.loc if not self.loc_shared else self.own_loc()
             self.version += 1
             zones[src.idx] = have[n:]
             zones[d] = zones[d] + taken
@@ -442,7 +488,7 @@ class State:
         seen = None if z.visibility == "public" else self.seen(z)
         events = self.own_events() if self.events_shared else self.events
         events.append(new_event(len(events), "chance", self.rule, _src(span), None, None, NO_ARGS, NO_ARGS,
-                                     NO_ARGS, node, z.key, list(outcome), seen))
+                                     NO_ARGS, node, z.key, _outcome(outcome), seen))
 
     def seen(self, z: ZoneRef) -> list[int]:
         """The seats that see `z`'s contents (one shared list per zone: events keep it)."""
@@ -460,7 +506,7 @@ class State:
         return got
 
     def remove_entity(self, e: Ent) -> None:
-        e.alive = False
+        self.ent_alive[e._n] = False
         self.version += 1
         self.dirty.update(e.set_names)
         for name in e.set_names:
@@ -512,49 +558,77 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
-    """How to copy `st`'s loose globals and entities: (globals to copy flat, entity sets,
-    globals to copy deeply, `copy_ents(entities, memo) -> copies` or None when there are no
-    entities, globals holding per-seat lists or maps of scalars to copy two levels deep)."""
+    """How to copy `st`'s globals and entity columns: (`copy_g(g) -> copy of g`, `columns(ev)
+    -> copy of ev` or None when there are no entities), both generated for the ruleset."""
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
     g_ents = tuple(n for n in st.loose if n in sets)
     g_nested = tuple(n for n in st.loose if n in nested and n not in sets)
     g_deep = tuple(n for n in st.loose if n not in flat and n not in scalar and n not in sets and n not in nested)
-    ents = {kind: (tuple(m for m in members if f"{kind}.{m}" in flat),
-                   tuple(m for m in members if f"{kind}.{m}" not in flat and f"{kind}.{m}" not in scalar))
-            for kind, members in st.loose_members.items()}
-    return g_flat, g_ents, g_deep, _entity_copier(ents) if st.entities else None, g_nested
+    kinds: dict[str, list[str]] = {}  # member -> the "kind.member" of each entity kind having it
+    for kind, members in st.loose_members.items():
+        for m in members:
+            kinds.setdefault(m, []).append(f"{kind}.{m}")
+    how = {}
+    for name in st.ev:
+        of = kinds.get(name, [name])
+        how[name] = ("share" if all(k in scalar for k in of) else
+                     "flat" if all(k in scalar or k in flat for k in of) else "deep")
+    return _globals_copier(g_flat + g_ents, g_nested, g_deep), _column_copier(how) if st.entities else None
 
 
-def _entity_copier(plans: dict[str, tuple[tuple[str, ...], tuple[str, ...]]]) -> Any:
-    """`copy_ents(entities, memo) -> copies`, generated for the entity kinds' plans ({kind:
-    (members to copy flat, members to copy deeply)}): each entity is copied once (`memo` by
-    id, as `_copy_ent` does), its `d` copied, lists of scalars copied flat, the members that
-    may hold entities or containers of them copied deeply, all else shared."""
-    lines = ["def copy_ents(ents, memo):", "    out = []", "    for v in ents:",
-             "        e = memo[id(v)] = NEW(Ent)",
-             "        e.kind = kind = v.kind",
-             "        e.index, e.name, e.alive, e.set_names = v.index, v.name, v.alive, v.set_names",
-             "        e.d = d = v.d.copy()"]
-    branches = [(kind, flat, deep) for kind, (flat, deep) in plans.items() if flat or deep]
-    for i, (kind, flat, deep) in enumerate(branches):
-        lines.append(f"        {'if' if i == 0 else 'elif'} kind == {kind!r}:")
-        lines += [f"            d[{m!r}] = d[{m!r}][:]" for m in flat]
-        for m in deep:
-            lines += [f"            x = d[{m!r}]", "            if x.__class__ not in ATOMS:", f"                d[{m!r}] = COPY(x, memo)"]
-    lines += ["        out.append(e)", "    return out"]
-    ns: dict[str, Any] = {"NEW": _new, "Ent": Ent, "ATOMS": _ATOMS, "COPY": _copy}
-    exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's member names above
-    return ns["copy_ents"]
+def _globals_copier(flat: tuple[str, ...], nested: tuple[str, ...], deep: tuple[str, ...]) -> Any:
+    """`copy_g(g) -> copy`, generated: `g` copied, and in the copy the lists of `flat` (lists of
+    scalars, and entity sets, which `remove_entity` changes) copied, those of `nested` (per-seat
+    lists or maps of scalars) copied two levels deep, those of `deep` copied deeply (entities
+    shared); all else (scalars, constants, zones, component sets) shared."""
+    lines = ["def copy_g(g):", "    g = g.copy()"]
+    lines += [f"    g[{n!r}] = g[{n!r}][:]" for n in flat]
+    lines += [f"    g[{n!r}] = [x.copy() for x in g[{n!r}]]" for n in nested]
+    for n in deep:
+        lines += [f"    x = g[{n!r}]", "    if x.__class__ not in ATOMS:", f"        g[{n!r}] = COPY(x, {{}})"]
+    lines.append("    return g")
+    ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy}
+    exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's global names
+    return ns["copy_g"]
 
 
-_ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event))
+def _column_copier(how: dict[str, str]) -> Any:
+    """`columns(ev) -> copy`, generated for the entity columns' plans ({member: "share" (every
+    value a scalar: the column list is copied), "flat" (scalars or lists of scalars: each list
+    copied too) or "deep" (anything: copied deeply, entities shared)})."""
+    parts = []
+    for name, kind in how.items():
+        col = f"ev[{name!r}]"
+        if kind == "share":
+            parts.append(f"{name!r}: {col}[:]")
+        elif kind == "flat":
+            parts.append(f"{name!r}: [x[:] if x.__class__ is list else x for x in {col}]")
+        else:
+            parts.append(f"{name!r}: [x if x.__class__ in ATOMS else COPY(x, {{}}) for x in {col}]")
+    text = "def columns(ev):\n    return {" + ", ".join(parts) + "}"
+    ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy}
+    exec(text, ns)  # noqa: S102 - built from the ruleset's member names above
+    return ns["columns"]
+
+
+class _Absent:
+    """The value in an entity column for an entity without that member (`State.ev`)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+# values a copy shares: immutable, or entities (which never change, see Ent)
+_ATOMS = frozenset((int, str, bool, float, type(None), Comp, ZoneRef, frozenset, Event, Ent, _Absent))
 
 
 def _copy(v: Any, memo: dict[int, Any]) -> Any:
-    """A copy of `v` sharing immutable values; each entity is copied once (`memo` by id), so
-    an entity reachable from several sets stays one object in the copy."""
+    """A copy of `v` sharing immutable values and entities (`memo` is unused: kept for callers)."""
     cls = v.__class__
     if cls in _ATOMS:
         return v
@@ -562,33 +636,11 @@ def _copy(v: Any, memo: dict[int, Any]) -> Any:
         return [x if x.__class__ in _ATOMS else _copy(x, memo) for x in v]
     if cls is dict:
         return {k: x if x.__class__ in _ATOMS else _copy(x, memo) for k, x in v.items()}
-    if cls is Ent:
-        e = memo.get(id(v))
-        return e if e is not None else _copy_ent(v, memo, None)
     if cls is tuple:
         return tuple(_copy(x, memo) for x in v)
     if cls is set:
         return {_copy(x, memo) for x in v}
     raise TypeError(f"cannot copy a {cls.__name__} in a game state")
-
-
-def _copy_ent(v: Ent, memo: dict[int, Any], loose: tuple[str, ...] | None, flat: tuple[str, ...] = ()) -> Ent:
-    """A copy of entity `v` (once per clone: `memo`); only the members named in `loose` (None:
-    every member) can hold something to copy deeply, those in `flat` are lists of scalars
-    (copied flat), the others are shared."""
-    e = memo.get(id(v))
-    if e is not None:
-        return e
-    e = memo[id(v)] = Ent.__new__(Ent)
-    e.kind, e.index, e.name, e.alive, e.set_names = v.kind, v.index, v.name, v.alive, v.set_names
-    e.d = d = v.d.copy()
-    for k in flat:
-        d[k] = d[k][:]
-    for k in d if loose is None else loose:
-        x = d[k]
-        if x.__class__ not in _ATOMS:
-            d[k] = _copy(x, memo)
-    return e
 
 
 def _name_part(v: Any) -> str:
@@ -598,6 +650,21 @@ def _name_part(v: Any) -> str:
 
 
 _SEEN: dict[tuple, list[int]] = {}
+_ONE: dict[str, list[str]] = {}  # component name -> the outcome list of a draw of it alone, shared
+
+
+def _outcome(names: list[str]) -> list[str]:
+    """A chance event's `outcome` list: a copy of `names`, or for a single component (a random
+    draw, the common case) one list per name shared by the events that have it (events never
+    change their lists; a live game keeps all of them)."""
+    if len(names) != 1:
+        return list(names)
+    got = _ONE.get(names[0])
+    if got is None:
+        got = [names[0]]
+        if len(_ONE) < 100_000:
+            _ONE[names[0]] = got
+    return got
 _NAME = operator.attrgetter("name")
 
 

@@ -1,7 +1,8 @@
 """Run-time values of a game: components, entities and zone references.
 
-Components are created once per game and never change; entities carry mutable fields
-(`d`) and an `alive` flag (an entity removed from play leaves every entity set). A zone is
+Components are created once per game and never change; an entity's fields and variables,
+which do, live in the state (`State.ev`), as does its `alive` flag (an entity removed from
+play leaves every entity set). A zone is
 a plain Python list in `State.zones`, addressed by a `ZoneRef`; index 0 is the top.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 # names a component's attribute cannot also take as a Python attribute
-RESERVED = frozenset(("id", "kind", "name", "d", "__dict__", "__class__"))
+RESERVED = frozenset(("id", "kind", "name", "d", "_n", "__dict__", "__class__"))
 
 
 class Comp:
@@ -36,17 +37,23 @@ class Comp:
 
 
 class Ent:
-    """An entity with state (a tile with a terrain that flips): fields, variables and zones in `d`."""
+    """An entity (a tile with a terrain that flips). The object never changes once the tables
+    are built, and a game and its clones share it: `d` holds what never changes (`name`,
+    `index`, its zones), while its fields and variables, which rules may assign, live in the
+    state's columns (`State.ev[member][e._n]`, read with `State.member`), as does whether it
+    is still in play (`State.ent_alive[e._n]`). `_n` is its position in `State.entities`;
+    `keys` names its members in declaration order (what views list). `State.make` builds one."""
 
-    __slots__ = ("kind", "index", "name", "d", "alive", "set_names")
+    __slots__ = ("kind", "index", "name", "d", "set_names", "_n", "keys")
 
     def __init__(self, kind: str, index: int, name: str, fields: dict[str, Any]):
         self.kind = kind
         self.index = index
         self.name = name
         self.d: dict[str, Any] = {**fields, "name": name, "index": index}
-        self.alive = True
         self.set_names: list[str] = []
+        self._n = -1
+        self.keys: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"<{self.kind} {self.name}>"

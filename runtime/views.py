@@ -51,8 +51,8 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
     var_names = [v.name for v in rs.vars]
     ents = {}
     for e in st.entities:
-        fields = entity_fields(e)
-        fields["alive"] = e.alive
+        fields = entity_fields(st, e)
+        fields["alive"] = st.ent_alive[e._n]
         ents[e.name] = fields
     out = {
         "ruleset": rs.name,
@@ -79,10 +79,10 @@ def _move_json(mc: Any, binding: tuple) -> dict[str, Any]:
     return {"name": mc.name, "args": {n: encode(v) for n, v in zip(mc.names, binding)}}
 
 
-def entity_fields(e: Any) -> dict[str, Any]:
-    """An entity's fields and variables as JSON (lists and maps included); its zones are
-    left out, as they appear among the zones under their own keys (`tile2.side[0]`)."""
-    return {k: encode(v) for k, v in e.d.items() if not _is_zone(v)}
+def entity_fields(st: Any, e: Any) -> dict[str, Any]:
+    """Entity `e`'s fields and variables in state `st` as JSON (lists and maps included); its
+    zones are left out, as they appear among the zones under their own keys (`tile2.side[0]`)."""
+    return {k: encode(v) for k, v in st.entity_members(e).items() if not _is_zone(v)}
 
 
 def _is_zone(v: Any) -> bool:
@@ -103,7 +103,7 @@ def full_state(game: Any) -> dict[str, Any]:
         "options": encode(st.options),
         "zones": {z.key: [c.name for c in st.zones[z.idx]] for z in st.zone_refs},
         "vars": {v.name: encode(st.g[v.name]) for v in game.prog.rs.vars},
-        "entities": {e.name: [e.alive, entity_fields(e)] for e in st.entities},
+        "entities": {e.name: [st.ent_alive[e._n], entity_fields(st, e)] for e in st.entities},
         "marks": {st.comps[i].name: encode(m) for i, m in sorted(st.marks.items())},
         "turn": [st.step, st.actor, st.current, st.terminal],
         "outcome": st.outcome,

@@ -83,9 +83,10 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
     new_zones = {z.idx: list(st.zones[z.idx]) for z in hidden}  # zone lists are copy-on-write
     for c in pool:
         st.marks.pop(c.id, None)
+    loc = st.own_loc()
     for (i, k), c, m in zip(slots, pool, marks):
         new_zones[i][k] = c
-        st.loc[c.id] = i
+        loc[c.id] = i
         if m is not None:
             st.marks[c.id] = m
     for i, zone in new_zones.items():

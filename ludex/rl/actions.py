@@ -249,7 +249,10 @@ class ActionTable:
             obj = self._static(a[0], it)
             if obj is _UNKNOWN or not hasattr(obj, "d"):
                 return _UNKNOWN
-            return obj.d.get(a[1], _UNKNOWN)
+            try:
+                return self._st.member(obj, a[1])
+            except KeyError:
+                return _UNKNOWN
         if op == "range":
             lo, hi = self._static(a[0], it), self._static(a[1], it)
             if isinstance(lo, int) and isinstance(hi, int):

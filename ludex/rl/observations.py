@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import zlib
 from itertools import compress
-from operator import attrgetter, itemgetter, ne
+from operator import itemgetter, ne
 from typing import Any
 
 import numpy as np
@@ -40,8 +40,6 @@ import numpy as np
 from runtime import Game
 
 MARK_BUCKETS = 16
-_ALIVE = attrgetter("alive")
-_D = attrgetter("d")
 
 
 # Keeping each seat's vector (`ObservationEncoder.keep`) pays from this many zone instances and
@@ -129,7 +127,7 @@ class ObservationEncoder:
         # each entity's members' values, each a tuple read in C; and per value its field
         # `(offset, width, writer)`
         self._global_get = _getter([n for n, _at in self._scalars] + [n for n, *_ in self._vars])
-        self._member_gets = [_getter([n for n, *_ in members]) for _e, _at, members in self._ents]
+        self._member_names = [[n for n, *_ in members] for _e, _at, members in self._ents]
         self._fields: list[list[tuple[int, int, Any]]] = [
             [(at, 1, _write_number) for _n, at in self._scalars] + [(at, n, write) for _n, at, write, n in self._vars],
             [(e_at, 1, _write_number) for _e, e_at, _m in self._ents],
@@ -281,8 +279,9 @@ class ObservationEncoder:
     def _sources(self, st: Any) -> list[tuple]:
         """The values the variable fields encode, read in C: a tuple of the globals' (`_scalars`,
         then `_vars`), one of the entities' `alive`, then one per entity of its members'."""
-        ents = st.entities
-        return [self._global_get(st.g), tuple(map(_ALIVE, ents)), *map(_call, self._member_gets, map(_D, ents))]
+        ents, alive, member = st.entities, st.ent_alive, st.member
+        return [self._global_get(st.g), tuple(alive[e._n] for e in ents),
+                *(tuple(member(e, n) for n in names) for e, names in zip(ents, self._member_names))]
 
     def _write(self, st: Any, seat: int, out: np.ndarray, w: _Written | None) -> None:
         """Every field of `seat`'s vector into `out` (zeros); with `w`, remember its sources."""
@@ -307,12 +306,12 @@ class ObservationEncoder:
             mv[at] = g[name]
         for name, at, write, _n in self._vars:
             write(out, at, g[name])
+        alive, member = st.ent_alive, st.member  # entity fields live in the state's columns
         for e, (_decl, e_at, members) in zip(st.entities, self._ents):  # this state's entities, not the probe's
-            if e.alive:
+            if alive[e._n]:
                 mv[e_at] = 1.0
-            d = e.d
             for name, m_at, write, _n in members:
-                write(out, m_at, d[name])
+                write(out, m_at, member(e, name))
         if w is not None:
             w.st, w.version = st, st.version
             w.head = head
@@ -445,10 +444,6 @@ class _Written:
 def _bit(mark: Any) -> int:
     """A mark's bit: `crc32(repr(mark)) % MARK_BUCKETS`."""
     return zlib.crc32(repr(mark).encode()) % MARK_BUCKETS
-
-
-def _call(getter: Any, source: Any) -> tuple:
-    return getter(source)
 
 
 def _getter(names: list[str]) -> Any:

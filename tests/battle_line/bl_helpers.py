@@ -150,7 +150,7 @@ def side(g: Game, seat: int, n: int, cards, done_at: int | None = None) -> None:
     f = flag(g, n)
     need = 4 if any(c.name == "mud" for s in (0, 1) for c in g.st.zones[f.d["env"][s].idx]) else 3
     if len(names(g, f"flag{n}.side[{seat}]")) >= need:
-        f.d["done_at"][seat] = len(g.st.events) if done_at is None else done_at
+        g.st.member(f, "done_at")[seat] = len(g.st.events) if done_at is None else done_at
 
 
 def hand(g: Game, seat: int, cards) -> None:

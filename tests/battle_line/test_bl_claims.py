@@ -59,7 +59,7 @@ def test_claim_allowed_once_every_beating_card_is_on_the_table() -> None:
     assert could_beat([], unseen(g), 3, strength(["red-7", "red-8", "red-9"]), False) is None
     seat0_filler = next(c for c in names(g, "hand[0]") if c in TROOPS)
     play(g, seat0_filler, 9, claims=[1])
-    assert flag(g, 1).d["owner"] == 0
+    assert g.st.member(flag(g, 1), "owner") == 0
 
 
 def test_claim_uses_the_claimants_own_hand_as_unseen() -> None:
@@ -107,7 +107,7 @@ def test_claim_refused_when_incomplete_or_claimed() -> None:
 def test_breakthrough_ends_the_game_at_once() -> None:
     g = new_game(hand0=["red-8", "red-9", "red-10"])
     for n in (1, 2):
-        flag(g, n).d["owner"] = 0
+        g.st.set_member(flag(g, n), "owner", 0)
     side(g, 0, 3, ["red-8", "red-9"])
     side(g, 1, 3, ["blue-1", "green-2", "yellow-4"], done_at=0)
     play(g, "red-10", 3, claims=[3])
@@ -117,7 +117,7 @@ def test_breakthrough_ends_the_game_at_once() -> None:
 def test_envelopment_ends_the_game_at_once() -> None:
     g = new_game(hand0=["red-8", "red-9", "red-10"])
     for n in (1, 3, 5, 7):
-        flag(g, n).d["owner"] = 0
+        g.st.set_member(flag(g, n), "owner", 0)
     side(g, 0, 9, ["red-8", "red-9"])
     side(g, 1, 9, ["blue-1", "green-2", "yellow-4"], done_at=0)
     play(g, "red-10", 9, claims=[9])
@@ -127,7 +127,7 @@ def test_envelopment_ends_the_game_at_once() -> None:
 def test_four_flags_not_adjacent_do_not_end_the_game() -> None:
     g = new_game(hand0=["red-8", "red-9", "red-10"])
     for n in (1, 3, 5):
-        flag(g, n).d["owner"] = 0
+        g.st.set_member(flag(g, n), "owner", 0)
     side(g, 0, 7, ["red-8", "red-9"])
     side(g, 1, 7, ["blue-1", "green-2", "yellow-4"], done_at=0)
     play(g, "red-10", 7, claims=[7])
@@ -162,7 +162,7 @@ def test_no_stalemate_while_a_flag_is_provable() -> None:
     finish_turn(g)
     apply(g, "pass")
     finish_turn(g, claims=[1])
-    assert flag(g, 1).d["owner"] == 0
+    assert g.st.member(flag(g, 1), "owner") == 0
 
 
 def test_pass_only_when_no_troop_can_be_played() -> None:

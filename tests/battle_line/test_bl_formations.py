@@ -62,13 +62,13 @@ def test_every_formation_pair(k0: str, k1: str) -> None:
     seat1_wins = strength(b) > strength(a)  # a tie goes to seat 0, who completed first
     if seat1_wins:
         finish_turn(g, claims=[1])
-        assert flag(g, 1).d["owner"] == 1
+        assert g.st.member(flag(g, 1), "owner") == 1
     else:
         assert "does not beat" in refused(g, "claim", f="flag1")
         finish_turn(g)
         seat = g.st.actor
         play(g, next(c for c in names(g, f"hand[{seat}]") if c not in a + b), 9, claims=[1])
-        assert flag(g, 1).d["owner"] == 0
+        assert g.st.member(flag(g, 1), "owner") == 0
 
 
 def test_type_beats_sum_and_sum_breaks_a_type_tie() -> None:
@@ -90,7 +90,7 @@ def test_equal_formations_go_to_who_completed_first(first: int) -> None:
     assert seat == first
     filler = next(c for c in names(g, f"hand[{seat}]") if c not in a + b)
     play(g, filler, 9, claims=[1])
-    assert flag(g, 1).d["owner"] == first
+    assert g.st.member(flag(g, 1), "owner") == first
 
 
 def test_no_wrap_around() -> None:

@@ -68,9 +68,9 @@ def build(p: dict) -> Game:
     if p["fog"]:
         put(g, "flag1.env[1]", ["fog"])
     f = flag(g, 1)
-    f.d["done_at"] = [0, 1] if p["first"] == 0 else [1, 0]
+    g.st.set_member(f, "done_at", [0, 1] if p["first"] == 0 else [1, 0])
     if len(p["theirs"]) < p["need"]:
-        f.d["done_at"][1] = None
+        g.st.member(f, "done_at")[1] = None
     return g
 
 

@@ -41,7 +41,7 @@ def check_claim(g: Game, seat: int, n: int) -> None:
     assert len(mine) == need
     score = strength(mine, fog)
     if len(theirs) == need:
-        done = g.st.g["flags"][n - 1].d["done_at"]
+        done = g.st.member(g.st.g["flags"][n - 1], "done_at")
         theirs_score = strength(theirs, fog)
         assert score > theirs_score or (score == theirs_score and done[seat] < done[other])
     else:

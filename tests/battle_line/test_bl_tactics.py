@@ -86,7 +86,7 @@ def test_fog_compares_sums_only() -> None:
     apply(g, "play_environment", card="fog", f="flag1")
     assert 1 in claimable(g)  # 29 beats 6
     finish_turn(g, claims=[1])
-    assert flag(g, 1).d["owner"] == 1
+    assert g.st.member(flag(g, 1), "owner") == 1
 
 
 def test_mud_needs_four_cards_a_side() -> None:
@@ -95,14 +95,14 @@ def test_mud_needs_four_cards_a_side() -> None:
     side(g, 0, 1, ["red-1", "red-2", "red-3"], done_at=0)
     play(g, names(g, "hand[0]")[-1], 5)
     apply(g, "play_environment", card="mud", f="flag1")
-    assert flag(g, 1).d["done_at"][0] is None
+    assert g.st.member(flag(g, 1), "done_at")[0] is None
     finish_turn(g)
     apply(g, "play_troop", card=names(g, "hand[0]")[-1], f="flag6")
     assert "not complete" in refused(g, "claim", f="flag1")
     finish_turn(g)
     play(g, names(g, "hand[1]")[0], 7)
     apply(g, "play_troop", card="red-4", f="flag1")
-    assert flag(g, 1).d["done_at"][0] is not None  # complete again with four
+    assert g.st.member(flag(g, 1), "done_at")[0] is not None  # complete again with four
 
 
 @pytest.mark.parametrize("with_fog", [True, False])
@@ -197,5 +197,5 @@ def test_guile_tactics_only_at_unclaimed_flags() -> None:
     g = new_game()
     hand(g, 0, ["deserter"])
     side(g, 1, 1, ["blue-5"])
-    flag(g, 1).d["owner"] = 1
+    g.st.set_member(flag(g, 1), "owner", 1)
     assert "claimed" in refused(g, "play_deserter", card="deserter", f="flag1", c="blue-5")

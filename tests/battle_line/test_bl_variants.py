@@ -26,7 +26,7 @@ def test_advanced_claims_only_at_the_start_of_the_turn() -> None:
     g.apply(1, Move("play_troop", {"card": play_seat1, "f": "flag2"}))
     apply(g, "draw_troop")
     apply(g, "claim", f="flag1")  # the next turn of seat 0, before its card
-    assert flag(g, 1).d["owner"] == 0 and g.st.step == "play"
+    assert g.st.member(flag(g, 1), "owner") == 0 and g.st.step == "play"
 
 
 def test_no_tactics_has_no_tactics_deck() -> None:
@@ -40,9 +40,9 @@ def test_no_tactics_has_no_tactics_deck() -> None:
 
 def test_match_scores_and_the_winner_starts_the_next_game() -> None:
     g = new_game(hand1=["blue-8", "blue-9", "blue-10"], options={"match_games": 2})
-    flag(g, 9).d["owner"] = 0
+    g.st.set_member(flag(g, 9), "owner", 0)
     for n in (1, 2):
-        flag(g, n).d["owner"] = 1
+        g.st.set_member(flag(g, n), "owner", 1)
     side(g, 1, 3, ["blue-8", "blue-9"])
     side(g, 0, 3, ["red-1", "green-2", "yellow-4"], done_at=0)
     play(g, names(g, "hand[0]")[0], 5)
@@ -50,12 +50,12 @@ def test_match_scores_and_the_winner_starts_the_next_game() -> None:
     assert not g.terminal
     assert g.st.g["points"] == [1, 5] and g.st.g["games_done"] == 1
     assert g.st.actor == 1 and g.st.step == "play"  # the winner starts the next game
-    assert all(f.d["owner"] is None for f in g.st.g["flags"])
+    assert all(g.st.member(f, "owner") is None for f in g.st.g["flags"])
     assert len(names(g, "hand[0]")) == len(names(g, "hand[1]")) == 7
     assert len(names(g, "troop_deck")) == 46 and len(names(g, "tactics_deck")) == 10
     # the second game: seat 0 wins by envelopment
     for n in (1, 3, 5, 7):
-        flag(g, n).d["owner"] = 0
+        g.st.set_member(flag(g, n), "owner", 0)
     play(g, names(g, "hand[1]")[0], 2)
     side(g, 1, 9, ["blue-1", "green-2", "yellow-4"], done_at=0)
     side(g, 0, 9, ["purple-10", "purple-9", "purple-8"])
