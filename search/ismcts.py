@@ -25,20 +25,24 @@ a cut playout is valued by the ruleset's
 in a team game the value itself, in a competitive one 1 for the leading seat, 0.5 for a tie and
 0 behind. A finished game is valued by its outcome (`search.bots.outcome_value`).
 
-The budget is `seconds` of wall-clock per decision: the search stops when less than half a mean
-iteration is left, so a decision's time centres on the budget, and an iteration still running at
-the deadline is dropped at its next step (the first iteration always completes); what decisions
-still overrun on average (a loaded machine's scheduler) is learnt and taken off the next
-deadline (an integral controller, gain 0.3, at most half the budget); or
-exactly `iterations` iterations: then the same seed plays
-the same games on any machine.
+The budget is `seconds` of wall-clock per decision. Iterations start until the deadline; the
+clock is read at every step of an iteration (each ply of the tree walk and of the playout), and
+an iteration still running at the deadline is dropped at its next step, nothing backed up (the
+first iteration always completes). So a decision ends one step, the leaf's valuation and the
+final choice past its deadline; the median of the last 16 decisions' overshoot past their own
+deadlines is taken off the next one's (at most half the budget), so decisions centre on the
+budget. A median, not a mean: a loaded machine's scheduler adds rare long overruns, which a
+mean would answer by ending every other decision early. Or exactly `iterations` iterations:
+then the same seed plays the same games on any machine.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
+from collections import deque
 from typing import Any
 
 from search.determinise import determinise
@@ -85,7 +89,7 @@ class IsmctsBot:
         self.rng, self.seconds, self.iterations, self.c = rng, seconds, iterations, c
         self.rollout, self.rollout_plies, self.widen, self.redeterminise = rollout, rollout_plies, widen, redeterminise
         self.last_iterations = 0
-        self._late = 0.0  # seconds subtracted from the budget to centre decisions on it
+        self._overshoot: deque[float] = deque(maxlen=16)  # seconds recent decisions ran past their deadlines
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:
@@ -97,29 +101,25 @@ class IsmctsBot:
             self._plies = 50 if self.rollout is not None else (0 if _team_heuristic(game) else 10)
         scale = [1e-9]  # the largest reward seen: UCB's exploration term is scaled to it
         start = time.perf_counter()
-        # the decisions so far overran by `_late` on average (the last iteration, the scheduler):
-        # aim that much earlier, so the mean decision takes the budget
-        deadline = start + self.seconds - self._late
+        # aim before the budget by what recent decisions ran past their deadlines (module docstring)
+        early = min(statistics.median(self._overshoot), self.seconds / 2) if self._overshoot else 0.0
+        deadline = start + self.seconds - early
         done = 0
         now = start
-        # with a time budget, stop when the next iteration would more likely end past the deadline
-        # than before it (half the mean iteration left): the decision's time centres on the budget
-        # an iteration after the first is dropped at its next step once the deadline has passed: on a
-        # loaded machine one iteration can span several of the scheduler's time slices
-        self._deadline = math.inf
-        while done < self.iterations if self.iterations is not None else (done < 1 or now + (now - start) / done / 2 < deadline):
+        self._deadline = math.inf  # the first iteration always completes
+        while done < self.iterations if self.iterations is not None else (done < 1 or now < deadline):
             if self._iterate(determinise(game, seat, self.rng), seat, root, n, scale):
                 done += 1
             now = time.perf_counter()
             if self.iterations is None:
                 self._deadline = deadline
         self.last_iterations = done
-        if self.iterations is None:
-            late = self._late + 0.3 * (time.perf_counter() - start - self.seconds)
-            self._late = min(max(late, 0.0), self.seconds / 2)
         keys = {edge(m): m for m in moves}
         ranked = [(child.visits, child.totals[seat] / max(child.visits, 1), k) for k, child in root.children.items() if k in keys]
-        return keys[max(ranked, key=lambda r: (r[0], r[1]))[2]] if ranked else moves[self.rng.randrange(len(moves))]
+        move = keys[max(ranked, key=lambda r: (r[0], r[1]))[2]] if ranked else moves[self.rng.randrange(len(moves))]
+        if self.iterations is None:
+            self._overshoot.append(time.perf_counter() - deadline)
+        return move
 
     def _select(self, world: Any, actor: int, node: _Node) -> tuple[Any, _Node]:
         """The move `actor` plays at `node` in `world` (UCB1 on availability counts, progressive

@@ -76,3 +76,47 @@ def test_other_seats_choose_in_worlds_of_their_own(monkeypatch):
     seen.clear()
     IsmctsBot(random.Random(0), iterations=50, redeterminise=False).choose(g, 0, g.legal_moves(0))
     assert set(seen) == {0}
+
+
+class _Clock:
+    """A fake `time.perf_counter`: each read advances `step` seconds (the work between two reads);
+    `stall(seconds, after)` makes the read `after` reads from now jump `seconds` further (a
+    scheduler that took the core away in the middle of a decision)."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step, self.jump, self.countdown = 0.0, step, 0.0, -1
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        self.countdown -= 1
+        if self.countdown == 0:
+            self.now += self.jump
+        return self.now
+
+    def stall(self, seconds: float, after: int) -> None:
+        self.jump, self.countdown = seconds, after
+
+
+def test_a_time_budget_ends_each_decision_near_it_after_a_stall(monkeypatch):
+    """Decisions end within 10% of the budget; one decision stalled far past it (a loaded
+    machine) does not make the next ones end early."""
+    clock = _Clock(step=0.0005)
+    monkeypatch.setattr(ismcts, "time", clock)
+    rs = load_ruleset("balloon_cup")
+    g = Game.new(rs, 2, {}, seed=4)
+    bot = IsmctsBot(random.Random(0), seconds=0.1)
+    took = []
+    for k in range(8):
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        while len(moves) == 1:
+            g.apply(seat, moves[0])
+            seat = g.decision().seats[0]
+            moves = g.legal_moves(seat)
+        start = clock.now
+        if k == 3:
+            clock.stall(0.06, after=150)  # the fourth decision loses the core for 60 ms, late in its search
+        g.apply(seat, bot.choose(g, seat, moves))
+        took.append(clock.now - start)
+    assert took[3] > 0.13
+    assert all(0.09 <= t <= 0.11 for t in took[:3] + took[4:]), took
