@@ -3,7 +3,7 @@
 - `random`: a uniformly random legal move.
 - `greedy`: one-ply lookahead. Each legal move is tried on `samples` determinised copies of
   the game (`search.determinise.determinise`: hidden cards dealt again as the seat could imagine
-  them) and valued by `GreedyBot.value`: a won game before any unfinished one and a lost one
+  them) and valued by `search.values.position_value`: a won game before any unfinished one and a lost one
   after, then the rules' own estimate (`fn heuristic`, else `fn score`:
   `search.values.estimate_fn`) as the seat's lead over the best other seat; in a team game
   (a team outcome, an estimate of no seat) the team score or estimate itself. The best sum
@@ -23,9 +23,8 @@ import random
 import time
 from typing import Any, Protocol
 
-from runtime.builtins_search import ruleset_fn
 from search.determinise import determinise
-from search.values import estimate_fn, outcome_value
+from search.values import one_ply_values, outcome_value, position_value
 
 BOTS = ("random", "greedy", "mcts", "ismcts", "policy")
 
@@ -66,35 +65,8 @@ class GreedyBot:
         self.samples = samples
 
     def value(self, game: Any, seat: int) -> tuple[float, float]:
-        """What `game` (after one move) is worth to `seat`, as a pair compared in order:
-        `(decided, estimate)`.
-
-        - A finished competitive game: `decided` is 1 for a win, -1 for a loss, 0 for a draw
-          (estimate 0: an even position). So a win comes before every unfinished position and a
-          loss after, whatever the scale of the rules' estimate (a Battle Line estimate counts
-          a thousand a flag: a breakthrough valued 1 on the outcome's scale lost to claiming
-          nothing, and the bot never won).
-        - An unfinished game: `decided` 0, `estimate` the seat's estimate less the best other
-          seat's (`fn heuristic(s)`, else `fn score(s)`); a lead, so a move that weakens an
-          opponent counts as much as one that strengthens the seat. With one seat, its estimate.
-        - A team game (a team outcome, or an estimate of no seat, `fn heuristic()`): `decided`
-          0, `estimate` the team score or estimate itself (they share the outcome's scale).
-        - No estimate declared: 0."""
-        if game.terminal:
-            outcome = game.outcome or {}
-            if outcome.get("kind") == "team":
-                return 0.0, outcome_value(outcome, seat)
-            won = outcome_value(outcome, seat)
-            return (1.0 if won == 1.0 else -1.0 if won == 0.0 else 0.0), 0.0
-        f = estimate_fn(game.ruleset)
-        if f is None:
-            return 0.0, 0.0
-        fn = ruleset_fn(game.st, f.name)
-        if not f.params:
-            return 0.0, _number(fn())
-        mine = _number(fn(seat))
-        others = [_number(fn(s)) for s in range(game.st.nseats) if s != seat]
-        return 0.0, mine - max(others) if others else mine
+        """What `game` (after one move) is worth to `seat`: `search.values.position_value`."""
+        return position_value(game, seat)
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:
@@ -102,14 +74,7 @@ class GreedyBot:
         worlds = [determinise(game, seat, self.rng) for _ in range(self.samples)]
         best: list[Any] = []
         best_value = (-math.inf, -math.inf)
-        for m in moves:
-            decided = estimate = 0.0
-            for w in worlds:
-                after = w.clone()
-                after.apply(seat, after.pick_at_random(seat, m, self.rng).to_dict())
-                d, e = self.value(after, seat)
-                decided += d
-                estimate += e
+        for m, (decided, estimate) in zip(moves, one_ply_values(worlds, seat, moves, self.rng)):
             if decided != best_value[0]:
                 better, equal = decided > best_value[0], False
             else:  # the same decided games: the estimates, equal within rounding
@@ -120,11 +85,6 @@ class GreedyBot:
             elif equal:
                 best.append(m)
         return best[self.rng.randrange(len(best))]
-
-
-def _number(v: Any) -> float:
-    """An estimate's value as a float (0 for anything that is not a number)."""
-    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
 
 
 class _Node:

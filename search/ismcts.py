@@ -14,7 +14,11 @@ imagine, so the search never lets a seat act on its true hidden cards, which it 
 
 Progressive widening (Coulom 2007; Chaslot et al. 2008) bounds the children of a node to
 `widen * visits ** 0.5` (at least one), so a step with hundreds of legal moves is still searched
-below its first ply. Playouts follow a rule-text policy (`rollout`, search.policy) or random
+below its first ply. At the root the moves are widened best first (progressive unpruning,
+Chaslot et al. 2008): ranked once a decision by their value one ply on in one determinisation
+(`search.values.one_ply_values`, the greedy bot's valuation: a win first, then the seat's lead
+on the rules' estimate); below the root, in random order. Measured at 100 iterations a decision
+against random (loaded machine): Weather Machine mean CP 24 -> 64 over 10 games. Playouts follow a rule-text policy (`rollout`, search.policy) or random
 moves, and are cut after `rollout_plies` plies (by default 50 with a policy; with random moves 0
 when the ruleset declares a team estimate `fn heuristic()`, else 10: in a cooperative game
 random moves mostly destroy what the team built, so the estimate of the position itself is worth
@@ -47,17 +51,18 @@ from typing import Any
 
 from search.determinise import determinise
 from search.policy import choose as policy_choose
-from search.values import leaf_values, outcome_values
+from search.values import leaf_values, one_ply_values, outcome_values
 
 
 class _Node:
-    __slots__ = ("avail", "children", "totals", "visits")
+    __slots__ = ("avail", "children", "order", "totals", "visits")
 
     def __init__(self, seats: int) -> None:
         self.children: dict[Any, _Node] = {}
         self.visits = 0
         self.avail = 0
         self.totals = [0.0] * seats
+        self.order: dict[Any, int] | None = None  # the root's: each edge's rank one ply on (best first)
 
 
 def edge(move: Any) -> Any:
@@ -76,17 +81,29 @@ def _team_heuristic(game: Any) -> bool:
     return any(f.name == "heuristic" and not f.params for f in game.ruleset.fns)
 
 
+def _order(worlds: list[Any], seat: int, moves: list[Any], rng: random.Random) -> dict[Any, int]:
+    """Each of `moves`' edges ranked by its value one ply on, summed over `worlds`
+    (determinisations for `seat`; `search.values.one_ply_values`), best first, equals in random
+    order."""
+    shuffled = list(moves)
+    rng.shuffle(shuffled)
+    values = one_ply_values(worlds, seat, shuffled, rng)
+    ranked = sorted(range(len(shuffled)), key=lambda i: values[i], reverse=True)
+    return {edge(shuffled[i]): r for r, i in enumerate(ranked)}
+
+
 class IsmctsBot:
     """Single-observer ISMCTS with re-determinisation at other seats' nodes (module docstring).
 
     `c` is UCB1's exploration constant, on rewards scaled to the largest seen; `widen` the
-    progressive widening factor; `rollout` the name of a ruleset policy for playouts (None:
-    random moves). Reproducible under `rng`'s seed when `iterations` is given."""
+    progressive widening factor; `ordered` the number of determinisations the root's moves are
+    valued on one ply on, to be widened best first (0: in random order); `rollout` the name of a ruleset policy for playouts (None: random
+    moves). Reproducible under `rng`'s seed when `iterations` is given."""
 
     def __init__(self, rng: random.Random, seconds: float = 0.2, iterations: int | None = None, c: float = 0.7,
                  rollout: str | None = None, rollout_plies: int | None = None, widen: float = 2.0,
-                 redeterminise: bool = True) -> None:
-        self.rng, self.seconds, self.iterations, self.c = rng, seconds, iterations, c
+                 redeterminise: bool = True, ordered: int = 1) -> None:
+        self.rng, self.seconds, self.iterations, self.c, self.ordered = rng, seconds, iterations, c, ordered
         self.rollout, self.rollout_plies, self.widen, self.redeterminise = rollout, rollout_plies, widen, redeterminise
         self.last_iterations = 0
         self._overshoot: deque[float] = deque(maxlen=16)  # seconds recent decisions ran past their deadlines
@@ -107,6 +124,8 @@ class IsmctsBot:
         done = 0
         now = start
         self._deadline = math.inf  # the first iteration always completes
+        if self.ordered:
+            root.order = _order([determinise(game, seat, self.rng) for _ in range(self.ordered)], seat, moves, self.rng)
         while done < self.iterations if self.iterations is not None else (done < 1 or now < deadline):
             if self._iterate(determinise(game, seat, self.rng), seat, root, n, scale):
                 done += 1
@@ -128,7 +147,11 @@ class IsmctsBot:
         limit = max(1, int(self.widen * math.sqrt(node.visits + 1)))
         untried = [(k, m) for k, m in options if k not in node.children]
         if untried and len(node.children) < limit:
-            k, m = untried[self.rng.randrange(len(untried))]
+            order = node.order
+            if order is not None:  # the root: the best untried move one ply on
+                k, m = min(untried, key=lambda km: order.get(km[0], len(order)))
+            else:
+                k, m = untried[self.rng.randrange(len(untried))]
             child = node.children[k] = _Node(len(node.totals))
             for k2, _m in options:
                 ch = node.children.get(k2)
