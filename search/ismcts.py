@@ -18,7 +18,9 @@ below its first ply. At the root the moves are widened best first (progressive u
 Chaslot et al. 2008): ranked once a decision by their value one ply on in one determinisation
 (`search.values.one_ply_values`, the greedy bot's valuation: a win first, then the seat's lead
 on the rules' estimate); below the root, in random order. Measured at 100 iterations a decision
-against random (loaded machine): Weather Machine mean CP 24 -> 64 over 10 games. Playouts follow a rule-text policy (`rollout`, search.policy) or random
+against random (loaded machine): Weather Machine mean CP 24 -> 64 over 10 games. Under a team
+estimate (`fn heuristic()`) the root is widened in random order: Hanabi at 150 iterations, 8
+games, scored 11.1 so, 9.9 ordered on one world and 9.6 on four (within noise, but no gain). Playouts follow a rule-text policy (`rollout`, search.policy) or random
 moves, and are cut after `rollout_plies` plies (by default 50 with a policy; with random moves 0
 when the ruleset declares a team estimate `fn heuristic()`, else 10: in a cooperative game
 random moves mostly destroy what the team built, so the estimate of the position itself is worth
@@ -97,12 +99,13 @@ class IsmctsBot:
 
     `c` is UCB1's exploration constant, on rewards scaled to the largest seen; `widen` the
     progressive widening factor; `ordered` the number of determinisations the root's moves are
-    valued on one ply on, to be widened best first (0: in random order); `rollout` the name of a ruleset policy for playouts (None: random
+    valued on one ply on, to be widened best first (0: in random order; None: 1, or 0 under a
+    team estimate, module docstring); `rollout` the name of a ruleset policy for playouts (None: random
     moves). Reproducible under `rng`'s seed when `iterations` is given."""
 
     def __init__(self, rng: random.Random, seconds: float = 0.2, iterations: int | None = None, c: float = 0.7,
                  rollout: str | None = None, rollout_plies: int | None = None, widen: float = 2.0,
-                 redeterminise: bool = True, ordered: int = 1) -> None:
+                 redeterminise: bool = True, ordered: int | None = None) -> None:
         self.rng, self.seconds, self.iterations, self.c, self.ordered = rng, seconds, iterations, c, ordered
         self.rollout, self.rollout_plies, self.widen, self.redeterminise = rollout, rollout_plies, widen, redeterminise
         self.last_iterations = 0
@@ -124,8 +127,9 @@ class IsmctsBot:
         done = 0
         now = start
         self._deadline = math.inf  # the first iteration always completes
-        if self.ordered:
-            root.order = _order([determinise(game, seat, self.rng) for _ in range(self.ordered)], seat, moves, self.rng)
+        worlds = self.ordered if self.ordered is not None else (0 if _team_heuristic(game) else 1)
+        if worlds:
+            root.order = _order([determinise(game, seat, self.rng) for _ in range(worlds)], seat, moves, self.rng)
         while done < self.iterations if self.iterations is not None else (done < 1 or now < deadline):
             if self._iterate(determinise(game, seat, self.rng), seat, root, n, scale):
                 done += 1

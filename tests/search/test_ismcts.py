@@ -74,7 +74,7 @@ def test_other_seats_choose_in_worlds_of_their_own(monkeypatch):
 
     monkeypatch.setattr(ismcts, "determinise", spy)
     IsmctsBot(random.Random(0), iterations=50).choose(g, 0, g.legal_moves(0))
-    assert seen.count(0) == 50 + 1 and seen.count(1) > 0  # one a iteration, one to order the root's moves
+    assert seen.count(0) == 50 and seen.count(1) > 0  # one an iteration (a team estimate: the root is not ordered)
     seen.clear()
     IsmctsBot(random.Random(0), iterations=50, redeterminise=False).choose(g, 0, g.legal_moves(0))
     assert set(seen) == {0}
