@@ -3,11 +3,11 @@
 - `random`: a uniformly random legal move.
 - `greedy`: one-ply lookahead. Each legal move is tried on `samples` determinised copies of
   the game (`search.determinise.determinise`: hidden cards dealt again as the seat could imagine
-  them); a move is worth its outcome for the seat when it ends the game (1 for a win, 0.5 for
-  a draw, 0 for a loss, the team score in a team game), else the rules' own estimate where they
-  declare one (`fn heuristic`, else `fn score`, of one seat or none: `search.values.estimate_fn`),
-  else nothing. The best average wins,
-  ties broken at random.
+  them) and valued by `search.values.position_value`: a won game before any unfinished one and a lost one
+  after, then the rules' own estimate (`fn heuristic`, else `fn score`:
+  `search.values.estimate_fn`) as the seat's lead over the best other seat; in a team game
+  (a team outcome, an estimate of no seat) the team score or estimate itself. The best sum
+  over the copies wins, ties broken at random.
 - `ismcts`: information-set MCTS with re-determinisation (`search.ismcts`).
 - `policy`, `policy:NAME`: a policy the ruleset writes as rule text (`search.policy`).
 - `mcts`: plain UCT (UCB1, exploration `c`) over the engine's legal moves within a time budget
@@ -23,9 +23,8 @@ import random
 import time
 from typing import Any, Protocol
 
-from runtime.builtins_search import ruleset_fn
 from search.determinise import determinise
-from search.values import estimate_fn, outcome_value
+from search.values import one_ply_values, outcome_value, position_value
 
 BOTS = ("random", "greedy", "mcts", "ismcts", "policy")
 
@@ -65,30 +64,25 @@ class GreedyBot:
         self.rng = rng
         self.samples = samples
 
-    def value(self, game: Any, seat: int) -> float:
-        if game.terminal:
-            return outcome_value(game.outcome, seat)
-        f = estimate_fn(game.ruleset)
-        if f is None:
-            return 0.0
-        v = ruleset_fn(game.st, f.name)(*((seat,) if f.params else ()))
-        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
+    def value(self, game: Any, seat: int) -> tuple[float, float]:
+        """What `game` (after one move) is worth to `seat`: `search.values.position_value`."""
+        return position_value(game, seat)
 
     def choose(self, game: Any, seat: int, moves: list[Any]) -> Any:
         if len(moves) == 1:
             return moves[0]
         worlds = [determinise(game, seat, self.rng) for _ in range(self.samples)]
         best: list[Any] = []
-        best_value = -math.inf
-        for m in moves:
-            total = 0.0
-            for w in worlds:
-                after = w.clone()
-                after.apply(seat, after.pick_at_random(seat, m, self.rng).to_dict())
-                total += self.value(after, seat)
-            if total > best_value + 1e-12:
-                best, best_value = [m], total
-            elif abs(total - best_value) <= 1e-12:
+        best_value = (-math.inf, -math.inf)
+        for m, (decided, estimate) in zip(moves, one_ply_values(worlds, seat, moves, self.rng)):
+            if decided != best_value[0]:
+                better, equal = decided > best_value[0], False
+            else:  # the same decided games: the estimates, equal within rounding
+                tol = 1e-9 * max(1.0, abs(best_value[1]))
+                better, equal = estimate > best_value[1] + tol, abs(estimate - best_value[1]) <= tol
+            if better:
+                best, best_value = [m], (decided, estimate)
+            elif equal:
                 best.append(m)
         return best[self.rng.randrange(len(best))]
 

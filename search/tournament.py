@@ -42,8 +42,10 @@ def schedule(ruleset: str, bots: list[str], games: int, seed: int = 0, seats: in
 
 def play_game(config: dict[str, Any]) -> dict[str, Any]:
     """Play the game `config` describes (a dict from `schedule`); returns `{"lineup", "outcome",
-    "plies", "think": {bot: [seconds, decisions]}}` (the outcome None when cut at `max_plies` or
-    stuck). The decisions timed are those with more than one legal move."""
+    "plies", "think": {bot: [seconds, decisions]}, "decisions": {bot: [[seconds, iterations], ...]}}`
+    (the outcome None when cut at `max_plies` or stuck). The decisions timed are those with more
+    than one legal move; `iterations` is what a searching bot ran for that decision
+    (`last_iterations`), None for a bot that does not search."""
     from dsl import load_ruleset
     from runtime import Game
     from search.bots import make_bot
@@ -54,6 +56,7 @@ def play_game(config: dict[str, Any]) -> dict[str, Any]:
                for name in config["lineup"]]
     g = Game.new(rs, config["seats"], config["options"], seed=config["seed"])
     think: dict[str, list[float]] = {}
+    decisions: dict[str, list[list[float | None]]] = {}
     plies = 0
     while not g.terminal and plies < config["max_plies"]:
         d = g.decision()
@@ -64,12 +67,14 @@ def play_game(config: dict[str, Any]) -> dict[str, Any]:
         t0 = time.perf_counter()
         move = players[seat].choose(g, seat, moves)
         if len(moves) > 1:
+            took = time.perf_counter() - t0
             spent = think.setdefault(config["lineup"][seat], [0.0, 0])
-            spent[0] += time.perf_counter() - t0
+            spent[0] += took
             spent[1] += 1
+            decisions.setdefault(config["lineup"][seat], []).append([took, getattr(players[seat], "last_iterations", None)])
         g.apply(seat, move)
         plies += 1
-    return {"lineup": config["lineup"], "outcome": g.outcome, "plies": plies, "think": think}
+    return {"lineup": config["lineup"], "outcome": g.outcome, "plies": plies, "think": think, "decisions": decisions}
 
 
 def bradley_terry(bots: list[str], wins: dict[tuple[str, str], float], iterations: int = 200) -> dict[str, float]:
