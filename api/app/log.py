@@ -121,8 +121,9 @@ def runtime_events(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     return sealed.runtime_bodies(entries, RUNTIME_KINDS)
 
 
-def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int) -> int | None:
-    """The log version of the `index`-th (0-based) move/chance entry."""
+def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int | None) -> int | None:
+    """The log version of the `index`-th (0-based) runtime event (move, chance, show, or a sealed
+    move's commit); None when the log has no such event (or `index` is None)."""
     seen = -1
     for e in entries:
         if e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit":
@@ -247,14 +248,11 @@ def _message(exc: Exception) -> str:
     return re.sub(r"^event \d+: ", "", str(exc))
 
 
-def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int | None:
+def _failed_version(entries: Sequence[Mapping[str, Any]], exc: IllegalMove | ImpossibleOutcome | MalformedEvent) -> int | None:
     """The log version of the event a fold failed at (None: past the log's last event). The
     runtime's `ply` is the event's position in the folded list (`Game.fold` checks each move's
     `ply` against it before playing it), never the `ply` a body claims, which a forger can change."""
-    if isinstance(exc, MalformedEvent):
-        return version_of_runtime_index(entries, exc.index)
-    ply = getattr(exc, "ply", None)
-    return None if ply is None else version_of_runtime_index(entries, int(ply))
+    return version_of_runtime_index(entries, exc.index if isinstance(exc, MalformedEvent) else exc.ply)
 
 
 def audit_log(
