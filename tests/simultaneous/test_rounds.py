@@ -94,6 +94,19 @@ def test_a_seat_the_round_does_not_name_may_not_choose_and_others_see_only_that_
     assert g.event_view(g.events[-1], 1)["args"] == {"s": "paper"}
 
 
+def test_the_state_hash_holds_the_sealed_choices_of_an_open_round():
+    """Positions that differ only in what a seat has sealed are different states (the state hash
+    keys OpenSpiel's information states and checks a fold); the same choices hash alike."""
+    def sealed(*shapes: str) -> str:
+        g = Game.new(rps(), 2, seed=7)
+        for s in shapes:
+            g.apply(1, {"name": "play", "args": {"s": s}})
+        return g.state_hash()
+
+    assert sealed("rock") == sealed("rock") and sealed("paper", "rock") == sealed("rock")  # the last choice stands
+    assert len({sealed(), sealed("rock"), sealed("paper")}) == 3
+
+
 @settings(max_examples=25, deadline=None)
 @given(first=st.integers(0, 2), second=st.integers(0, 2), replace=st.booleans())
 def test_before_the_reveal_other_seats_see_the_same_bytes_whatever_the_sealed_seat_chose(first, second, replace):
