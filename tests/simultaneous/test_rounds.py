@@ -94,6 +94,19 @@ def test_a_seat_the_round_does_not_name_may_not_choose_and_others_see_only_that_
     assert g.event_view(g.events[-1], 1)["args"] == {"s": "paper"}
 
 
+def test_a_pick_of_numbers_takes_only_numbers():
+    """`true` is not the number 1 in a pick either (as for a single argument, issue 23)."""
+    picky = load_from_sources((("picky/game.ludex", 'game picky "a pick of numbers"\nvar got: list<int> = []\n'
+                                 'step play then end turn\nmove take(ns in 2 of [1, 2, 3]) during play "P1: take two" '
+                                 '{ got = ns }\n'),))
+    g = Game.new(picky, 2, seed=1)
+    with pytest.raises(IllegalMove) as exc:
+        g.apply(0, {"name": "take", "args": {"ns": [True, 2]}})
+    assert exc.value.reason == "ns: true is not one of the choices for 'take' now"
+    g.apply(0, {"name": "take", "args": {"ns": [1, 2]}})
+    assert g.view(0)["vars"]["got"] == [1, 2]
+
+
 def test_the_state_hash_holds_the_sealed_choices_of_an_open_round():
     """Positions that differ only in what a seat has sealed are different states (the state hash
     keys OpenSpiel's information states and checks a fold); the same choices hash alike."""
