@@ -207,10 +207,9 @@ class ChanceSource:
         return not self.given and not self.strict and not self.verify
 
     def _take(self, at: ChanceNode, ply: int) -> Given | None:
-        """The next given outcome for `at` (None: use the RNG); checks its label."""
+        """The next given outcome for `at` (None: use the RNG); checks its label. Under strict
+        outcomes the callers have raised OutcomeNeeded already when none is left."""
         if not self.given:
-            if self.strict:
-                raise ImpossibleOutcome(f"the given outcomes ran out after {self.used}: the rules reach {at.describe()}", ply)
             return None
         g = self.given.popleft()
         self.used += 1

@@ -903,7 +903,8 @@ class Game:
             raise IllegalMove(f"{name} picks exactly {pick.count}, not {len(want)}", rule, src)
         chosen: list = []
         for w in want:
-            v = next((c for c in pick.candidates if self._encode_for(c, seat) == w or (trusted and encode(c) == w)), None)
+            v = next((c for c in pick.candidates if _same_json(self._encode_for(c, seat), w) or (trusted and _same_json(encode(c), w))),
+                     None)
             if v is None:
                 raise IllegalMove(f"{name}: {json.dumps(w)} is not one of the choices for '{mc.name}' now", rule, src)
             if any(v is c for c in chosen):

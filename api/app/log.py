@@ -121,8 +121,9 @@ def runtime_events(entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]
     return sealed.runtime_bodies(entries, RUNTIME_KINDS)
 
 
-def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int) -> int | None:
-    """The log version of the `index`-th (0-based) move/chance entry."""
+def version_of_runtime_index(entries: Sequence[Mapping[str, Any]], index: int | None) -> int | None:
+    """The log version of the `index`-th (0-based) runtime event (move, chance, show, or a sealed
+    move's commit); None when the log has no such event (or `index` is None)."""
     seen = -1
     for e in entries:
         if e.get("kind") in RUNTIME_KINDS or e.get("kind") == "commit":
@@ -141,9 +142,8 @@ class MalformedEvent(Exception):
 
 
 def outcome_of(game: Any) -> dict[str, Any] | None:
-    """The game's outcome as JSON (None while it runs)."""
-    outcome = game.outcome
-    return outcome.to_dict() if hasattr(outcome, "to_dict") else outcome
+    """The game's outcome as JSON (`runtime.Game.outcome`, already a dict; None while it runs)."""
+    return game.outcome
 
 
 def compile_pinned(rules: Rules, header: Mapping[str, Any]) -> Any:
@@ -243,22 +243,16 @@ def _decision(game: Any) -> dict[str, Any]:
 
 
 def _message(exc: Exception) -> str:
-    """The runtime's message without its own 0-based `event N:` prefix (we name versions)."""
-    text = getattr(exc, "reason", None) or str(exc)
-    return re.sub(r"^event \d+: ", "", text)
+    """The runtime's message without its own 0-based `event N:` prefix (we name versions). An
+    IllegalMove's text is its `reason`; an ImpossibleOutcome's is `event N: ` and the reason."""
+    return re.sub(r"^event \d+: ", "", str(exc))
 
 
-def _failed_version(entries: Sequence[Mapping[str, Any]], exc: Exception) -> int | None:
-    if isinstance(exc, MalformedEvent):
-        return version_of_runtime_index(entries, exc.index)
-    ply = getattr(exc, "ply", None)
-    if ply is None:
-        return None
-    bodies = runtime_events(entries)
-    for index, body in enumerate(bodies):
-        if body.get("ply") == ply:
-            return version_of_runtime_index(entries, index)
-    return version_of_runtime_index(entries, int(ply))
+def _failed_version(entries: Sequence[Mapping[str, Any]], exc: IllegalMove | ImpossibleOutcome | MalformedEvent) -> int | None:
+    """The log version of the event a fold failed at (None: past the log's last event). The
+    runtime's `ply` is the event's position in the folded list (`Game.fold` checks each move's
+    `ply` against it before playing it), never the `ply` a body claims, which a forger can change."""
+    return version_of_runtime_index(entries, exc.index if isinstance(exc, MalformedEvent) else exc.ply)
 
 
 def audit_log(
@@ -283,10 +277,7 @@ def audit_log(
     try:
         return _audit(rules, entries, export, receipts, pinned_keys)
     except Exception as exc:  # a log shaped in a way no check anticipated is still a failed audit
-        game_id = entries[0].get("game_id") if entries and isinstance(entries[0], Mapping) else None
-        failure = AuditFailure(None, "log", f"the log cannot be read: {type(exc).__name__}: {exc}")
-        check = Check("log", "failed", failure.message)
-        return AuditReport(False, game_id, len(entries), (), (), failure, None, (check,), False)
+        return _Audit(entries).fail(None, "log", f"the log cannot be read: {type(exc).__name__}: {exc}")
 
 
 class _Audit:
@@ -346,7 +337,7 @@ def _audit(
         return a.fail(exc.version, "schema", str(exc))
     a.passed("schema", f"{len(entries)} records: exact fields, JSON types, integers only")
 
-    broken = first_broken_link(entries, log_format)
+    broken = first_broken_link(entries)  # in the format the header states
     if broken is not None:
         position, message = broken
         return a.fail(position, "hash_chain", message)
@@ -382,16 +373,14 @@ def _audit(
     if commits:
         a.passed("sealed_moves", f"{commits} sealed moves: each opening matches the commitment logged before it")
 
-    try:
+    try:  # every body passed the schema, so each is an event (no MalformedEvent)
         game = fold(rules, header, runtime_events(entries), seed)
-    except (IllegalMove, ImpossibleOutcome, MalformedEvent) as exc:
-        version = _failed_version(entries, exc)
+    except (IllegalMove, ImpossibleOutcome) as exc:
+        version = _failed_version(entries, exc)  # None: the rules reach an event past the log's end
         if isinstance(exc, IllegalMove):
             check = "move_legal"
         elif isinstance(exc, LogMismatch):
             check = "events_match_rules"
-        elif isinstance(exc, MalformedEvent):
-            check = "event_format"
         else:
             check = "chance_outcome"
         where = f"event {version}: " if version is not None else ""
@@ -421,7 +410,7 @@ def _audit(
             return a.fail(entries[-1]["version"], "outcome",
                           f"event {entries[-1]['version']}: announced outcome {json.dumps(announced)} differs from "
                           f"the rules' {json.dumps(outcome)}")
-        a.passed("outcome", f"the announced outcome is the rules' ({outcome.get('kind') if outcome else None})")
+        a.passed("outcome", f"the announced outcome is the rules' ({announced['kind']})")  # a terminal game's outcome
     elif game.terminal:
         return a.fail(entries[-1]["version"], "seed",
                       f"event {entries[-1]['version']}: the game is over but its seed was never revealed")
@@ -466,7 +455,7 @@ def _check_receipts(
             a.skipped("export_receipt", f"signature verified; {exc}")
         except receipts.ReceiptError as exc:
             version = final.get("version") if isinstance(final, Mapping) and type(final.get("version")) is int else None
-            return a.fail(version if version and version <= len(entries) else len(entries), "export_receipt", str(exc))
+            return a.fail(min(version, len(entries)) if version else len(entries), "export_receipt", str(exc))
         else:
             a.passed("export_receipt", f"event {final['version']} is the head signed by key {final['key_id'][:16]}... ({source})")
     for receipt in held:

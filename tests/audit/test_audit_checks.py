@@ -13,9 +13,18 @@ from service_harness import play_service
 from tamper import rehash
 
 from api.app import Rules, audit_log, replay_view
-from api.app.log import Check, LogError, header_of, revealed_seed, runtime_events, version_of_runtime_index
-from api.app.receipts import KeyRing
+from api.app.log import (
+    Check,
+    LogError,
+    fold,
+    header_of,
+    revealed_seed,
+    runtime_events,
+    version_of_runtime_index,
+)
+from api.app.receipts import KeyRing, seal
 from api.store import LEGACY_LOG_FORMAT, LOG_FORMAT
+from runtime.budget import BudgetExceeded
 
 RULES = Rules()
 # The game of seed "audit-checks": the header, the deal (chance), four moves (three misplays
@@ -174,6 +183,50 @@ def test_a_legacy_log_is_audited_in_its_own_format(game):
 def test_a_log_of_the_header_alone_names_its_game(game):
     report = audit_log(RULES, game[0][:1])
     assert report.game_id == game[0][0]["game_id"] and report.events == 1
+    # the setup's shuffle is an event past the log's end: no event to name
+    assert (report.failure.check, report.failure.version, report.failure.message) == (
+        "chance_outcome", None, "the given outcomes ran out after 0: the rules reach a shuffle of deck (setup, "
+        "hanabi/game.ludex:76)")
+
+
+def test_records_that_are_no_json_objects_are_named_by_their_place(game):
+    log = game[0]
+    assert _failure([7, *log[1:]]) == ("schema", 1, "event 1: a log entry must be a JSON object")
+    assert _failure([*log[:2], 7, *log[3:]]) == ("schema", 3, "event 3: a log entry must be a JSON object")
+    numbered = copy.deepcopy(log)
+    numbered[0]["game_id"] = 5
+    report = audit_log(RULES, numbered)
+    assert report.game_id is None  # a game id that is no string is named nowhere
+    assert (report.failure.check, report.failure.version, report.failure.message) == (
+        "schema", 1, "event 1: the record field 'game_id' must be a string, not 5")
+
+
+def test_a_header_whose_variants_are_not_its_pinned_texts_fails(game):
+    """The pinned text says which variants it holds (their files); the header's list must agree."""
+    edited = _edited(game[0], lambda es: es[0]["body"].update(variants=["official"]))
+    assert _failure(edited) == ("header", 1, "event 1: the header lists variants ['official'] but its pinned rules have []")
+
+
+def test_a_forged_ply_does_not_move_the_blame_to_another_event(game):
+    """The deal (event 2) claims ply 3, and the move of ply 3 (event 5) is made by the wrong seat:
+    the audit names event 5, where the illegal move is, not the record that claims its ply."""
+    def forge(entries):
+        entries[1]["body"]["ply"] = 3
+        entries[4]["body"]["seat"] = 1
+
+    assert _failure(_edited(game[0], forge)) == ("move_legal", 5, "event 5: it is seat 0's decision, not seat 1's")
+    with pytest.raises(LogError) as info:
+        replay_view(RULES, _edited(game[0], forge), None, None)
+    assert (info.value.version, str(info.value)) == (5, "the log does not replay at event 5: it is seat 0's decision, not seat 1's")
+
+
+def test_fold_rebuilds_the_game_under_the_budget_it_is_given(game):
+    """The service folds a stored game with its operator's execution budget (steps a move may take)."""
+    log = game[0]
+    with pytest.raises(BudgetExceeded) as info:
+        fold(RULES, log[0]["body"], runtime_events(log), "audit-checks", budget=2)
+    assert str(info.value) == ("move play (hanabi/game.ludex:113) ran out of its budget of 2 steps at hanabi/game.ludex:123:3: "
+                               "a loop or recursion that never ends?")
 
 
 def test_a_seed_revealed_before_the_game_is_over_fails(game):
@@ -201,6 +254,8 @@ def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
         assert _failure(log, export=header) == (
             "export_receipt", 7, f"the export header is not a ludex-export/1 header of game {log[0]['game_id']!r}")
     assert _failure(log, export={**export, "receipt": "text"})[:2] == ("export_receipt", 7)
+    assert _failure(log[:6], export=export) == (  # an export of the whole game, with its last event cut
+        "export_receipt", 6, "the export's receipt is for event 7, the log has 6 events")
     no_keys = {k: v for k, v in export.items() if k != "keys"}
     assert _failure(log, export=no_keys) == (
         "export_receipt", 7, f"the export header is not a ludex-export/1 header of game {log[0]['game_id']!r}")
@@ -212,6 +267,24 @@ def test_receipts_and_keys_that_do_not_vouch_for_the_log(game):
     report = audit_log(RULES, log, receipts=[kept], pinned_keys=[export["keys"][0]["public_key"]])
     assert report.ok and report.skipped == ("export_receipt",)
     assert report.checks[4].name == "receipt" and report.checks[4].detail.endswith("... (pinned with --key)")
+
+
+def test_a_sealed_export_receipt_of_the_last_event_is_opened_with_the_revealed_seed(game):
+    """A receipt sealed with the seed (as for a running game) but of the finished log's last event,
+    signed by a key the referee trusts: once the seed is revealed it is checked, not skipped."""
+    log = game[0]
+    ring, game_id = KeyRing.ephemeral(), log[0]["game_id"]
+    key = ring.public_keys()[0]["key_id"]
+
+    def export(head):
+        receipt = ring.sign(game_id, 7, seal("audit-checks", game_id, 7, head), sealed=True)
+        return {"export": "ludex-export/1", "game_id": game_id, "keys": ring.public_keys(), "receipt": receipt}
+
+    report = audit_log(RULES, log, export=export(log[-1]["hash"]))
+    assert report.verified and report.checks[3] == Check(
+        "export_receipt", "passed", f"event 7 is the head signed by key {key[:16]}... (published in the export header)")
+    assert _failure(log, export=export("0" * 64)) == (
+        "export_receipt", 7, "event 7: the log's head differs from the receipted one (rewritten at or before it)")
 
 
 def test_a_log_no_check_anticipated_is_still_a_failed_audit(game):

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from runtime.chance import ChanceNode, ChanceSource, Given, ImpossibleOutcome
+from runtime.chance import ChanceNode, ChanceSource, Given, ImpossibleOutcome, OutcomeNeeded
 
 SHUFFLE = ChanceNode("shuffle", "deck", "deck", "setup", "toy.ludex:4")
 DRAW = ChanceNode("draw", "hand[0]", "bag", "move pull", "toy.ludex:9")
@@ -96,6 +96,30 @@ def test_a_label_for_another_node_is_refused():
     labelled = {"outcome": ["a"], "node": "draw", "zone": "hand[0]", "from": "bag", "rule": "move pull",
                 "source": "toy.ludex:9", "ply": 7, "kind": "chance", "seen_by": [0]}
     assert ChanceSource(None, given=[labelled]).pick(NAMES, DRAW, 2) == ["a"]
+
+
+def test_a_shuffle_given_a_draws_outcome_names_its_event():
+    source = ChanceSource(None, given=[{"outcome": ["a"], "node": "draw"}])
+    with pytest.raises(ImpossibleOutcome) as info:
+        source.shuffle(NAMES, SHUFFLE, 3)
+    assert info.value.ply == 3
+    assert str(info.value) == "event 3: given outcome 0 is labelled for another chance node: node 'draw' (the rules reach 'shuffle')"
+
+
+def test_an_outcome_needed_says_which_node_and_what_it_may_be():
+    """What OpenSpiel's chance player reads (ludex/rl): the node, its candidates, and a draw's
+    probabilities (uniform, in name order); a shuffle is chosen one component at a time."""
+    with pytest.raises(OutcomeNeeded) as info:
+        ChanceSource(None, given=[], strict=True).pick(["c", "a", "b", "d"], DRAW, 5)
+    needed = info.value
+    assert (needed.ply, needed.node, needed.names) == (5, DRAW, ["c", "a", "b", "d"])
+    assert needed.probabilities() == [("c", 0.25), ("a", 0.25), ("b", 0.25), ("d", 0.25)]
+    assert str(needed) == "event 5: the given outcomes ran out after 0: the rules reach a draw from bag to hand[0] (move pull, toy.ludex:9)"
+    with pytest.raises(OutcomeNeeded) as info:
+        ChanceSource(None, given=[], strict=True).shuffle(NAMES, SHUFFLE, 0)
+    with pytest.raises(ValueError) as wrong:
+        info.value.probabilities()
+    assert str(wrong.value) == "a shuffle of deck (setup, toy.ludex:4) is a shuffle: its outcomes are the orders of 7 components"
 
 
 def test_strict_outcomes_must_be_used_exactly():

@@ -85,6 +85,10 @@ def test_bad_game_requests(client):
     _error(client.post("/games", json={"ruleset": RULESET, "variants": ["nope"]}), 400, "bad_variant")
     _error(client.post("/games", json={"ruleset": RULESET, "options": {"nope": 1}}), 400, "bad_options")
     _error(client.post("/games", json={"ruleset": RULESET, "surprise": 1}), 422, "invalid_request")
+    # issue 32: a variant name is a file name, never empty and without a slash or control character,
+    # as the OpenAPI document says (minLength, pattern): the request is invalid, not a bad variant
+    for name in ("", "a/b", "a\x00"):
+        _error(client.post("/games", json={"ruleset": RULESET, "variants": [name]}), 422, "invalid_request")
     _error(client.post("/games", content=b"{not json", headers={"content-type": "application/json"}),
            400, "malformed_json")
     _error(client.post("/games", content=b"x" * (2 << 20), headers={"content-type": "application/json"}),

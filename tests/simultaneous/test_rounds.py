@@ -94,6 +94,32 @@ def test_a_seat_the_round_does_not_name_may_not_choose_and_others_see_only_that_
     assert g.event_view(g.events[-1], 1)["args"] == {"s": "paper"}
 
 
+def test_a_pick_of_numbers_takes_only_numbers():
+    """`true` is not the number 1 in a pick either (as for a single argument, issue 23)."""
+    picky = load_from_sources((("picky/game.ludex", 'game picky "a pick of numbers"\nvar got: list<int> = []\n'
+                                 'step play then end turn\nmove take(ns in 2 of [1, 2, 3]) during play "P1: take two" '
+                                 '{ got = ns }\n'),))
+    g = Game.new(picky, 2, seed=1)
+    with pytest.raises(IllegalMove) as exc:
+        g.apply(0, {"name": "take", "args": {"ns": [True, 2]}})
+    assert exc.value.reason == "ns: true is not one of the choices for 'take' now"
+    g.apply(0, {"name": "take", "args": {"ns": [1, 2]}})
+    assert g.view(0)["vars"]["got"] == [1, 2]
+
+
+def test_the_state_hash_holds_the_sealed_choices_of_an_open_round():
+    """Positions that differ only in what a seat has sealed are different states (the state hash
+    keys OpenSpiel's information states and checks a fold); the same choices hash alike."""
+    def sealed(*shapes: str) -> str:
+        g = Game.new(rps(), 2, seed=7)
+        for s in shapes:
+            g.apply(1, {"name": "play", "args": {"s": s}})
+        return g.state_hash()
+
+    assert sealed("rock") == sealed("rock") and sealed("paper", "rock") == sealed("rock")  # the last choice stands
+    assert len({sealed(), sealed("rock"), sealed("paper")}) == 3
+
+
 @settings(max_examples=25, deadline=None)
 @given(first=st.integers(0, 2), second=st.integers(0, 2), replace=st.booleans())
 def test_before_the_reveal_other_seats_see_the_same_bytes_whatever_the_sealed_seat_chose(first, second, replace):
