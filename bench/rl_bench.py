@@ -38,6 +38,7 @@ from pettingzoo import AECEnv
 
 from dsl.loader import load_ruleset
 from ludex import rl
+from ludex.rl.spec import random_positions
 from runtime import Game, Move
 
 CASES = [("hanabi", 2), ("hanabi", 4), ("battle_line", 2), ("balloon_cup", 2), ("weather_machine", 2)]
@@ -210,16 +211,7 @@ def gym(rs, seats: int, plies: int, seed: int) -> float:
 
 def positions_of(spec, count: int, seed: int) -> list:
     """`count` positions of random games of `spec` (clones, each with its legal moves listed)."""
-    rng = random.Random(seed)
-    positions = []
-    g = spec.new_game(seed=seed)
-    while len(positions) < count:
-        if g.terminal or g.decision().stuck:
-            g = spec.new_game(seed=rng.getrandbits(32))
-            continue
-        positions.append(g.clone())
-        moves = g.legal_moves(g.st.actor)
-        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
+    positions = random_positions(spec, count, seed)
     for p in positions:
         p.legal_moves(p.st.actor)  # the listing a step leaves behind: the mask numbers it, as in an episode
     return positions

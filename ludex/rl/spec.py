@@ -3,6 +3,7 @@ options, the action numbering, the observation encoder and the rewards."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -68,3 +69,20 @@ def score_of(game: Game, seat: int) -> float:
     none: the shaped reward's potential."""
     score = rules_score(game, seat)
     return 0.0 if score is None else score
+
+
+def random_positions(spec: Spec, count: int, seed: int) -> list[Game]:
+    """`count` positions met in uniformly random play of `spec`'s game (clones, each with a
+    seat to act; a game that ends or sticks is replaced by a new one), reproducible under
+    `seed`: the positions the conformance tests and `bench/rl_bench.py` encode."""
+    rng = random.Random(seed)
+    g = spec.new_game(seed=seed)
+    out: list[Game] = []
+    while len(out) < count:
+        if g.terminal or g.decision().stuck:
+            g = spec.new_game(seed=rng.getrandbits(32))
+            continue
+        out.append(g.clone())
+        moves = g.legal_moves(g.st.actor)
+        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
+    return out

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 from dsl.loader import bundled_rulesets, load_ruleset
+from ludex.rl.spec import random_positions
 
 KUHN = str(Path(__file__).parents[2] / "ludex" / "rl" / "examples" / "kuhn_poker.ludex")
 
@@ -27,14 +27,4 @@ def case_id(case: tuple[str, tuple[str, ...], int]) -> str:
 
 def positions(spec: Any, n: int, seed: int) -> list:
     """`n` positions of random games of `spec` (clones, each with a seat to act)."""
-    rng = random.Random(seed)
-    g = spec.new_game(seed=seed)
-    out = []
-    while len(out) < n:
-        if g.terminal or g.decision().stuck:
-            g = spec.new_game(seed=rng.getrandbits(32))
-            continue
-        out.append(g.clone())
-        moves = g.legal_moves(g.st.actor)
-        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
-    return out
+    return random_positions(spec, n, seed)
