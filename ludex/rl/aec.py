@@ -31,13 +31,8 @@ def _spaces(spec: Spec) -> tuple[spaces.Dict, spaces.Discrete]:
 
 
 def action_mask(spec: Spec, game: Game, seat: int) -> np.ndarray:
-    """1 at each legal action of `seat` now, else 0 (int8, length `spec.table.n`)."""
-    mask = np.zeros(spec.table.n, dtype=np.int8)
-    if not game.terminal and game.st.actor == seat:
-        mv = mask.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
-        for a in spec.table.legal(game, seat):
-            mv[a] = 1
-    return mask
+    """1 at each legal action of `seat` now, else 0 (int8, length `spec.table.n`; a new array)."""
+    return spec.table.mask(game, seat)
 
 
 def render_text(game: Game, seat: int | None = None) -> str:
@@ -90,6 +85,7 @@ class LudexAEC(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.steps = 0
+        self._paid = False  # whether some reward of the last step is not 0
         self._scores = [score_of(self.game, s) for s in range(self.spec.seats)] if self.shaped else None
         self._settle()
         self._accumulate_rewards()
@@ -108,19 +104,24 @@ class LudexAEC(AECEnv):
         g = self.game
         assert g is not None, "reset() the environment first"
         seat = self._seat[agent]
-        move = self.spec.table.to_move(g, seat, int(action))
-        g.apply(seat, move)
+        g.apply(seat, self.spec.table.to_move(g, seat, action))
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
+        if self._paid:  # the last step paid rewards: this step's start from 0 (else they are 0)
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self._paid = False
         if self._scores is not None:
             for s, a in enumerate(self.possible_agents):
                 now = score_of(g, s)
-                self.rewards[a] += now - self._scores[s]
-                self._scores[s] = now
+                if now != self._scores[s]:
+                    self.rewards[a] += now - self._scores[s]
+                    self._scores[s] = now
+                    self._paid = True
         self._settle()
-        self._accumulate_rewards()
+        if self._paid:  # (adding rewards of 0 changes nothing)
+            self._accumulate_rewards()
 
     def _settle(self) -> None:
         """After a reset or a step: the next agent, or the end (outcome, stuck, step limit)."""
@@ -129,6 +130,7 @@ class LudexAEC(AECEnv):
         if g.terminal:
             for a, r in zip(self.possible_agents, outcome_rewards(g.outcome, self.spec.seats)):
                 self.rewards[a] += r
+                self._paid = True
                 self.terminations[a] = True
                 self.infos[a] = {"outcome": g.outcome}
             self.agent_selection = self.agents[0]

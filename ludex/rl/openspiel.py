@@ -268,7 +268,7 @@ class LudexSpielState(pyspiel.State):
         g = self.game
         if self._node is not None or g.terminal or g.st.actor != player:
             return []
-        return sorted(self._spec.value.table.legal(g, player))
+        return sorted(self._spec.value.table.actions(g, player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         ids = self._spec.value.comp_ids

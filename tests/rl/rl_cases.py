@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,3 +30,18 @@ def case_id(case: tuple[str, tuple[str, ...], int]) -> str:
 def positions(spec: Any, n: int, seed: int) -> list:
     """`n` positions of random games of `spec` (clones, each with a seat to act)."""
     return random_positions(spec, n, seed)
+
+
+def random_plies(spec: Any, games: int, plies: int, rng: random.Random) -> Iterator[tuple[Any, int]]:
+    """`(game, seat to act)` at every ply of `games` random games of `spec` (seeds 0, 1...,
+    at most `plies` plies each, until one ends or sticks); once the caller has looked, a
+    legal move of that seat chosen with `rng` is applied."""
+    for k in range(games):
+        g = spec.new_game(seed=k)
+        for _ply in range(plies):
+            if g.terminal or g.decision().stuck:
+                break
+            seat = g.decision().seats[0]
+            yield g, seat
+            moves = g.legal_moves(seat)
+            g.apply(seat, moves[rng.randrange(len(moves))])

@@ -3,16 +3,18 @@ moves a client writes, a bijection with the legal moves, and clear about what it
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-pytest.importorskip("numpy")
+np = pytest.importorskip("numpy")
 
-from rl_cases import KUHN, positions  # noqa: E402
+from rl_cases import KUHN, case_id, cases, positions, random_plies  # noqa: E402
 
 from dsl import load_from_sources  # noqa: E402
 from ludex.rl.actions import ActionSpaceTooSmall, ActionTable, Components, Ordinal, Values  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
-from runtime import Game, IllegalMove  # noqa: E402
+from runtime import Game, IllegalMove, Move  # noqa: E402
 
 
 def test_hanabi_numbering_follows_the_declarations():
@@ -42,16 +44,44 @@ def test_numbers_from_bound_values_equal_numbers_from_written_moves(ruleset, sea
     t = spec.table
     for g in positions(spec, 60, seed=5):
         seat = g.st.actor
-        fast = dict(t.legal(g, seat))
+        fast = t.legal(g, seat)
         t._listing = None
         slow = t._legal_slow(g.legal_moves(seat))
-        assert fast == slow
+        assert list(fast) == slow
         moves = g.legal_moves(seat)
         assert sorted(fast.values()) == list(range(len(moves)))  # one action per legal move
         for a, i in list(fast.items())[:8]:
             m = t.to_move(g, seat, a)
             assert m == moves[i]
             assert t.to_action(g, seat, m.to_dict()) == a  # both ways, from the JSON a client sends
+
+
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_the_mask_after_every_ply_is_the_legal_moves_as_a_client_writes_them(case):
+    """The mask an environment hands out (numbered from the listing's bound values, masks of
+    recurring action sets kept) against the mask numbered afresh from each legal move's JSON
+    arguments, after every ply of random games; each action steps to its own move."""
+    name, variants, seats = case
+    spec = Spec(name, seats, variants)
+    t = spec.table
+    rng = random.Random(3)
+    for g, seat in random_plies(spec, 3, 150, rng):
+        moves = g.legal_moves(seat)
+        written = [Move.from_dict(m.to_dict()) for m in moves]
+        fresh = t._legal_slow(written)
+        want = np.zeros(t.n, np.int8)
+        want[fresh] = 1
+        assert len(set(fresh)) == len(moves)
+        mask = t.mask(g, seat)
+        assert np.array_equal(mask, want)
+        assert t.actions(g, seat) == fresh
+        mask[:] = 1  # the caller's copy: the next mask of the same actions is untouched
+        assert np.array_equal(t.mask(g, seat), want)
+        other = (seat + 1) % spec.seats
+        if other != seat and g.st.sim is None:
+            assert not t.mask(g, other).any()  # not its decision: nothing legal
+        i = rng.randrange(len(moves))
+        assert t.to_move(g, seat, fresh[i]) == written[i]
 
 
 def test_an_illegal_action_names_the_move_it_stands_for():

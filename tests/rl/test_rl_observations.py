@@ -12,7 +12,7 @@ np = pytest.importorskip("numpy")
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from rl_cases import case_id, cases, positions  # noqa: E402
+from rl_cases import case_id, cases, positions, random_plies  # noqa: E402
 
 from ludex.rl.observations import MARK_BUCKETS, ObservationEncoder  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
@@ -134,17 +134,10 @@ def test_vectors_kept_through_an_episode_equal_fresh_encodings(case):
     spec = Spec(name, seats, variants)
     encoder = ObservationEncoder(spec.new_game(seed=0), keep=True)  # whatever the default for this game
     rng = random.Random(11)
-    for game_no in range(2):
-        g = spec.new_game(seed=game_no)
-        for ply in range(150):
-            if g.terminal or g.decision().stuck:
-                break
-            for seat in range(spec.seats):
-                if rng.random() < 0.5:
-                    kept = encoder.encode(g, seat)
-                    assert np.array_equal(kept, encoder.encode_fresh(g, seat)), (ply, seat)
-                    if ply % 25 == 0:
-                        assert_matches_view(spec, g, seat, kept)
-            actor = g.decision().seats[0]
-            moves = g.legal_moves(actor)
-            g.apply(actor, moves[rng.randrange(len(moves))])
+    for ply, (g, _actor) in enumerate(random_plies(spec, 2, 150, rng)):
+        for seat in range(spec.seats):
+            if rng.random() < 0.5:
+                kept = encoder.encode(g, seat)
+                assert np.array_equal(kept, encoder.encode_fresh(g, seat)), (ply, seat)
+                if ply % 25 == 0:
+                    assert_matches_view(spec, g, seat, kept)
