@@ -63,6 +63,7 @@ def bare(rs, seats: int, plies: int, seed: int) -> float:
     while done < plies:
         g = Game.new(rs, seats, seed=seed + k)
         k += 1
+        g.decision()  # the first listing, as `env.reset` makes it before env_step's clock
         t = time.process_time()
         while not g.terminal and done < plies:
             s = g.st.actor

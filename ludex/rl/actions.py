@@ -166,10 +166,9 @@ class ActionTable:
                        else "one component" if len(b.universes) == 1 and b.universes[0].__class__ is Components
                        else "bound" for b in blocks]
         self._memo: list[dict[tuple, int]] = [{} for _ in blocks]
-        self._block_of = {b.name: (k, b, kind) for k, (b, kind) in enumerate(zip(blocks, self._kinds))}
-        # action tuple -> its mask (`mask`), at most about 4 MB of them
-        self._masks: dict[tuple[int, ...], Any] = {}
-        self._masks_cap = max(16, (1 << 22) // max(1, self.n))
+        # move name -> (block number, block, kind, the lookup of its remembered numbers)
+        self._block_of = {b.name: (k, b, kind, memo.__getitem__)
+                          for k, (b, kind, memo) in enumerate(zip(blocks, self._kinds, self._memo))}
         # per block: the positions of its component arguments (a "bound" block's binding is
         # remembered only while they lie in zones the seat sees: then they count by name)
         self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
@@ -324,22 +323,15 @@ class ActionTable:
 
     def mask(self, game: Game, seat: int) -> Any:
         """1 at each legal action of `seat` now, else 0 (all 0 when it is not `seat`'s decision):
-        a new int8 numpy array of length `n` (the caller's to keep or change). The masks of recent action sets are kept, as a
-        position's legal actions often recur: a mask met before is a copy of the kept one."""
+        a new int8 numpy array of length `n` (the caller's to keep or change)."""
         import numpy as np
 
-        acts = [] if game.terminal or game.st.actor != seat else self.actions(game, seat)
-        key = tuple(acts)
-        kept = self._masks.get(key)
-        if kept is None:
-            kept = np.zeros(self.n, dtype=np.int8)
-            mv = kept.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
-            for a in acts:
+        mask = np.zeros(self.n, dtype=np.int8)
+        if not game.terminal and game.st.actor == seat:
+            mv = mask.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
+            for a in self.actions(game, seat):
                 mv[a] = 1
-            if len(self._masks) >= self._masks_cap:
-                self._masks.clear()
-            self._masks[key] = kept
-        return kept.copy()
+        return mask
 
     def _legal_slow(self, moves: list[Move]) -> list[int]:
         """Numbers from each move's encoded arguments (what a client would send)."""
@@ -361,13 +353,13 @@ class ActionTable:
         loc, zones = st.loc, st.zones
         start = 0
         for end, mc in listing.spans:
-            k_b, b, kind = self._block_of[mc.name]
-            chunk = bindings[start:end] if start or end != len(bindings) else bindings
+            k_b, b, kind, remembered = self._block_of[mc.name]
+            chunk = bindings[start:end]
             start = end
             if kind == "values":  # the action of a binding never changes: remembered
                 had = len(out)
                 try:
-                    out += map(self._memo[k_b].__getitem__, chunk)
+                    out += map(remembered, chunk)
                     continue
                 except KeyError:  # one first met: numbered below, then remembered
                     del out[had:]
@@ -387,7 +379,7 @@ class ActionTable:
             elif _all_seen(chunk, self._comp_args[k_b], loc, vis_of):
                 had = len(out)
                 try:
-                    out += map(self._memo[k_b].__getitem__, chunk)
+                    out += map(remembered, chunk)
                     continue
                 except KeyError:
                     del out[had:]

@@ -58,9 +58,9 @@ def test_numbers_from_bound_values_equal_numbers_from_written_moves(ruleset, sea
 
 @pytest.mark.parametrize("case", cases(), ids=case_id)
 def test_the_mask_after_every_ply_is_the_legal_moves_as_a_client_writes_them(case):
-    """The mask an environment hands out (numbered from the listing's bound values, masks of
-    recurring action sets kept) against the mask numbered afresh from each legal move's JSON
-    arguments, after every ply of random games; each action steps to its own move."""
+    """The mask an environment hands out (numbered from the listing's bound values, the
+    numbers kept for the state version) against the mask numbered afresh from each legal
+    move's JSON arguments, after every ply of random games; each action steps to its own move."""
     name, variants, seats = case
     spec = Spec(name, seats, variants)
     t = spec.table
@@ -75,7 +75,7 @@ def test_the_mask_after_every_ply_is_the_legal_moves_as_a_client_writes_them(cas
         mask = t.mask(g, seat)
         assert np.array_equal(mask, want)
         assert t.actions(g, seat) == fresh
-        mask[:] = 1  # the caller's copy: the next mask of the same actions is untouched
+        mask[:] = 1  # the caller's array: the next mask is untouched
         assert np.array_equal(t.mask(g, seat), want)
         other = (seat + 1) % spec.seats
         if other != seat and g.st.sim is None:
