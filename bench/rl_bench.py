@@ -10,12 +10,13 @@ plies:
 - env step+mask (the target: its overhead over the bare ply <= 20%): the same work through
   the AEC environment: the action mask of the agent to act (`ludex.rl.aec.action_mask`, the
   array `observe` hands out: the environment's equivalent of `legal_moves`), a uniform random
-  legal action from it (`randrange` over its legal actions, as the bare ply), and
-  `env.step(action)` (the action's move found and applied, rewards, the next agent). The
-  agent's reading of the mask (numpy's `nonzero` of its bool view and an item: the agent's
-  work, not the environment's, and present in any masked environment: see floor) is timed
-  apart on 200 masks of random games and taken off. Both sides do one legal-move listing,
-  one uniform choice and one apply per ply; the observation vector is not made (encode).
+  legal action (`randrange` over the legal actions the mask marks, as `table.actions` lists
+  them: the agent's reading of the mask is its work, not the environment's, so it is not
+  timed here but printed apart, `read`), and `env.step(action)` (the action's move found and
+  applied, rewards, the next agent). Both sides do one legal-move listing, one uniform choice
+  and one apply per ply; the observation vector is not made (encode).
+- read: the agent's reading of a mask (numpy's `nonzero` of its bool view, an item), over the
+  masks of 200 positions of random games.
 - AEC cycle: the standard PettingZoo agent loop, `for agent in env.agent_iter()`: `env.last()`
   (the observation vector and the action mask of the agent to act), a random legal action
   from the mask (read as bool: numpy's nonzero is ~20x slower on int8), `env.step(action)`:
@@ -27,7 +28,8 @@ plies:
 - Gym ply: `rl.gym_env` with a masked random agent and a random opponent (the same choice as
   the bare ply), per ply of either; its overhead against the bare ply.
 - mask: `action_mask` of the seat to act over 200 positions of random games, each position's
-  legal actions numbered afresh (kept masks of recurring action sets still count).
+  legal moves numbered afresh; of which `numbers`: numbering them alone (`table.actions`), the
+  rest is making and filling the array.
 - encode (its own target: Hanabi <= 20 us): `encode_fresh` of the seat to act over 200
   positions of random games; in play: `encode` of the seat to act after every ply of random
   games (the kept vector brought up to date, as an environment does), the difference between
@@ -58,10 +60,13 @@ CASES = [("hanabi", 2), ("hanabi", 4), ("battle_line", 2), ("balloon_cup", 2), (
 
 
 def bare(rs, seats: int, plies: int, seed: int) -> float:
+    """Per ply: `legal_moves`, a uniform random choice, `apply`, in the games and with the
+    choices of `env_step` (the game `env.reset(seed=seed + k)` deals, the k-th legal move
+    drawn from the same random stream): both play the same plies."""
     rng = random.Random(seed)
     done, spent, k = 0, 0.0, 0
     while done < plies:
-        g = Game.new(rs, seats, seed=seed + k)
+        g = Game.new(rs, seats, seed=random.Random(seed + k).getrandbits(64))  # as env.reset(seed=seed + k)
         k += 1
         g.decision()  # the first listing, as `env.reset` makes it before env_step's clock
         t = time.process_time()
@@ -102,12 +107,12 @@ def aec(rs, seats: int, plies: int, seed: int) -> float:
 
 
 def env_step(rs, seats: int, plies: int, seed: int) -> float:
-    """Per ply: the action mask of the agent to act, a random legal action from it, and
-    `env.step`, with no clock read inside (the module docstring's env step+mask, before the
-    agent's reading of the mask is taken off)."""
+    """Per ply: the action mask of the agent to act, a uniform random legal action, and
+    `env.step`, with no clock read inside (the module docstring's env step+mask)."""
     rng = random.Random(seed)
     env = rl.aec_env(rs, seats=seats)
     spec = env.spec
+    legal = spec.table.actions  # the actions the mask marks, listed (kept for the state version)
     seat_of = {a: s for s, a in enumerate(env.possible_agents)}
     done, spent, k = 0, 0.0, 0
     clock = time.process_time
@@ -119,8 +124,10 @@ def env_step(rs, seats: int, plies: int, seed: int) -> float:
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
                 break
-            legal = action_mask(spec, env.game, seat_of[agent]).view(bool).nonzero()[0]
-            env.step(int(legal[rng.randrange(len(legal))]))
+            seat = seat_of[agent]
+            action_mask(spec, env.game, seat)
+            acts = legal(env.game, seat)
+            env.step(acts[rng.randrange(len(acts))])
             done += 1
             if done >= plies:
                 break
@@ -129,8 +136,8 @@ def env_step(rs, seats: int, plies: int, seed: int) -> float:
 
 
 def mask_read(spec, seed: int, repeats: int) -> float:
-    """Per mask: the agent's reading of it in `env_step` (`nonzero` of its bool view, an item
-    as an int), over the masks of 200 positions of random games."""
+    """Per mask: the agent's reading of it (`nonzero` of its bool view, an item as an int), over
+    the masks of 200 positions of random games."""
     masks = [action_mask(spec, p, p.st.actor) for p in random_positions(spec, 200, seed)]
 
     def read_all() -> None:
@@ -284,18 +291,25 @@ def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
     return fresh, max(0.0, with_obs - without) / plies
 
 
-def mask_time(spec, plies: int, seed: int) -> float:
-    """The action mask of the seat to act, its listed moves numbered afresh, over 200
-    positions of random games."""
+def mask_time(spec, plies: int, seed: int) -> tuple[float, float]:
+    """Per position of 200 of random games: the action mask of the seat to act, and numbering
+    its legal moves alone (`table.actions`), each position's moves numbered afresh."""
     positions = positions_of(spec, 200, seed)
+    table = spec.table
 
     def mask_all() -> None:
         for p in positions:
-            spec.table._listing = None  # number each position's moves afresh
+            table._listing = None  # number each position's moves afresh
             action_mask(spec, p, p.st.actor)
 
+    def number_all() -> None:
+        for p in positions:
+            table._listing = None
+            table.actions(p, p.st.actor)
+
     reps = max(1, plies // len(positions))
-    return min(timeit.repeat(mask_all, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
+    return tuple(min(timeit.repeat(f, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
+                 for f in (mask_all, number_all))  # type: ignore[return-value]
 
 
 def main() -> None:
@@ -309,8 +323,8 @@ def main() -> None:
     a = ap.parse_args()
     ref = min(timeit.repeat("sum(range(1000))", timer=time.process_time, number=2000, repeat=5)) / 2000
     print(f"machine speed reference: sum(range(1000)) = {ref * 1e6:.1f} us (the load of a shared machine shows here)")
-    print(f"{'ruleset':<16}{'seats':>6}{'bare ply':>10}{'step+mask':>11}{'overhead':>10}{'mask':>7}{'encode':>8}"
-          f"{'in play':>9}{'AEC cycle':>11}{'AEC ovh':>9}{'floor':>8}{'floor %':>9}{'Gym ply':>9}{'Gym ovh':>9}   (us)")
+    print(f"{'ruleset':<16}{'seats':>6}{'bare ply':>10}{'step+mask':>11}{'overhead':>10}{'mask':>7}{'numbers':>9}{'encode':>8}"
+          f"{'in play':>9}{'read':>6}{'AEC cycle':>11}{'AEC ovh':>9}{'floor':>8}{'floor %':>9}{'Gym ply':>9}{'Gym ovh':>9}   (us)")
     for name, seats in CASES:
         if a.only and name != a.only:
             continue
@@ -328,12 +342,12 @@ def main() -> None:
             runs["floor"].append(floor(spec, a.plies, a.seed))
             runs["gym"].append(gym(rs, seats, a.plies, a.seed))
         b, st, e, f, gy = (min(runs[k]) for k in ("bare", "step", "aec", "floor", "gym"))
-        st -= mask_read(spec, a.seed, a.repeats)
-        mask = mask_time(spec, a.plies * 10, a.seed)
+        read = mask_read(spec, a.seed, a.repeats)
+        mask, numbers = mask_time(spec, a.plies * 10, a.seed)
         fresh, kept = encode_times(rs, seats, a.plies, a.seed)
         us = 1e6
-        print(f"{name:<16}{seats:>6}{b * us:>10.1f}{st * us:>11.1f}{st / b - 1:>10.0%}{mask * us:>7.1f}{fresh * us:>8.1f}"
-              f"{kept * us:>9.1f}{e * us:>11.1f}{e / b - 1:>9.0%}{f * us:>8.1f}{f / b:>9.0%}{gy * us:>9.1f}{gy / b - 1:>9.0%}")
+        print(f"{name:<16}{seats:>6}{b * us:>10.1f}{st * us:>11.1f}{st / b - 1:>10.0%}{mask * us:>7.1f}{numbers * us:>9.1f}{fresh * us:>8.1f}"
+              f"{kept * us:>9.1f}{read * us:>6.1f}{e * us:>11.1f}{e / b - 1:>9.0%}{f * us:>8.1f}{f / b:>9.0%}{gy * us:>9.1f}{gy / b - 1:>9.0%}")
 
 
 if __name__ == "__main__":

@@ -29,10 +29,11 @@ trained on one version reads actions of that version only.
 from __future__ import annotations
 
 import json
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 import attrs
+import numpy as np
 
 from dsl import ast as A
 from runtime import Game, IllegalMove, Move
@@ -324,9 +325,7 @@ class ActionTable:
     def mask(self, game: Game, seat: int) -> Any:
         """1 at each legal action of `seat` now, else 0 (all 0 when it is not `seat`'s decision):
         a new int8 numpy array of length `n` (the caller's to keep or change)."""
-        import numpy as np
-
-        mask = np.zeros(self.n, dtype=np.int8)
+        mask = _zeros(self.n, _INT8)
         if not game.terminal and game.st.actor == seat:
             mv = mask.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
             for a in self.actions(game, seat):
@@ -505,18 +504,20 @@ def _hidden_run(chunk: list[tuple], loc: list, zones: list, visible: list[bool])
 
 def _all_seen(chunk: list[tuple], comp_args: tuple[int, ...], loc: list, vis_of: Any) -> bool:
     """Whether every component argument of these bindings is a component lying nowhere or where
-    the seat sees it (then each binding's action number depends on the binding alone)."""
+    the seat sees it (then each binding's action number depends on the binding alone). Each
+    distinct component is looked at once (bindings repeat a component across its targets)."""
     try:
         for j in comp_args:
-            if not all(map(vis_of, {*map(loc.__getitem__, map(_id_of, map(itemgetter(j), chunk)))})):
-                return False
+            for c in {*map(itemgetter(j), chunk)}:
+                if not vis_of(loc[c.id]):
+                    return False
     except (AttributeError, TypeError):  # not a component (a pick's offer)
         return False
     return True
 
 
 _first = itemgetter(0)
-_id_of = attrgetter("id")
+_zeros, _INT8 = np.zeros, np.dtype(np.int8)
 
 
 def _members(u: Universe) -> tuple[Any, ...]:
