@@ -464,10 +464,11 @@ class ActionTable:
         """The legal move `action` stands for now. Raises IllegalMove when it is not legal
         (or not `seat`'s decision), naming the move it decodes to."""
         acts = self.actions(game, seat)
+        action = int(action)  # (a numpy integer compares slowly)
         try:
             i = acts.index(action)
         except ValueError:
-            what = self.describe(int(action)) if 0 <= action < self.n else f"action {action}"
+            what = self.describe(action) if 0 <= action < self.n else f"action {action}"
             raise IllegalMove(f"{what} is not legal for seat {seat} now") from None
         return self._listing[4][i]  # type: ignore[index]  # the moves `actions` numbered
 
