@@ -9,14 +9,16 @@ event is about to be recorded: after event N and everything it caused, before ev
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import attrs
 
 from runtime import views
+from runtime.budget import DEFAULT_BUDGET
 from runtime.compile import program_for
 from runtime.events import Event, observing
 from runtime.game import Game
+from runtime.sentences import named_in_view
 
 
 @attrs.frozen
@@ -57,6 +59,48 @@ def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events:
     if "view" in seen and index + 1 < end:
         return ReplayStep(index, seen["view"], None)
     return ReplayStep(index, views.view(game, viewer), game)
+
+
+def decides(event: Event, seats: int) -> bool:
+    """Whether `event` is a seat's decision, where `Game.fold` applies a move (and a live game
+    one `Game.apply`): a human seat's move (`seats` human seats), or its sealed choice. An
+    automaton's move and a round's revealed moves are part of the decision before them."""
+    if event.kind == "sealed":
+        return True
+    return event.kind == "move" and not (event.seat is not None and event.seat >= seats) and event.node != "sealed"
+
+
+def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, events: list[Event],
+                 viewers: Sequence[int | None], seed: str | None = None,
+                 budget: int = DEFAULT_BUDGET) -> dict[int | None, dict[int, dict[str, Any]]]:
+    """For each of `viewers` (seats; None: a spectator), the move arguments it saw only as slots
+    whose components were public to it right after the decision that made them (its whole
+    cascade): `{viewer: {ply: {argument: component name}}}`, what
+    `runtime.sentences.named_after_move` gives a live game decision by decision, for a whole log.
+
+    The log is folded once, observed (`runtime.events.observing`) at the start of each decision,
+    where the state is the one right after the decision before it; `seed` and `budget` as
+    `Game.fold` takes them. Raises what `Game.fold` raises.
+    """
+    prog = program_for(ruleset)
+    starts = {e.ply for e in events if decides(e, seats)}
+    out: dict[int | None, dict[int, dict[str, Any]]] = {v: {} for v in viewers}
+    done = [0]  # the first event of the decision not yet named
+
+    def note(batch: list[Event], view_of: Any) -> None:
+        for v in viewers:
+            out[v].update(named_in_view(view_of, v, batch))
+
+    def observe(state: Any, next_index: int) -> None:
+        if next_index in starts and next_index > done[0]:
+            peek = _Peek(prog, state)
+            note(events[done[0]:next_index], lambda v: views.view(peek, v))
+            done[0] = next_index
+
+    with observing(observe):
+        game = Game.fold(ruleset, seats, options, events, seed=seed, budget=budget)
+    note(events[done[0]:], game.view)
+    return out
 
 
 @attrs.frozen

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 _FORMAT = string.Formatter()
 # an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
@@ -155,14 +155,23 @@ def named_after_move(game: Any, seat: int | None, events: Any) -> dict[int, dict
     only as slots whose components the move put where that seat sees them: `{ply: {argument:
     component name}}`, for `name_public`. Asked right after the move, so that a component the
     seat sees only later (and could not tie to this move) stays a slot; so does a pick (a list)."""
-    hidden = [e for e in events if any((-1 if seat is None else seat) in blind for blind in e.hidden_from.values())]
+    return named_in_view(game.view, seat, events)
+
+
+def named_in_view(view_of: Callable[[int | None], Mapping[str, Any]], seat: int | None,
+                  events: Any) -> dict[int, dict[str, Any]]:
+    """`named_after_move` with the seat's view right after the move given as `view_of(seat)`
+    (`runtime.views.view` of the state then), called only when some argument of `events` was
+    hidden from `seat`: a replay asks it between two moves of a log (`runtime.replay.named_in_log`)."""
+    who = -1 if seat is None else seat
+    hidden = [e for e in events if e.hidden_from and any(who in blind for blind in e.hidden_from.values())]
     if not hidden:
         return {}
-    public = visible_names(game.view(seat))
+    public = visible_names(view_of(seat))
     out: dict[int, dict[str, Any]] = {}
     for e in hidden:
         named = {k: e.args[k] for k, blind in e.hidden_from.items()
-                 if (-1 if seat is None else seat) in blind and isinstance(e.args.get(k), str) and e.args[k] in public}
+                 if who in blind and isinstance(e.args.get(k), str) and e.args[k] in public}
         if named:
             out[e.ply] = named
     return out

@@ -39,6 +39,7 @@ from runtime import (
     LogMismatch,
     event_from_dict,
     event_to_dict,
+    named_in_log,
     step_after,
 )
 
@@ -162,6 +163,16 @@ def fold(
     `budget` as its execution budget (steps; see runtime.budget)."""
     rs = compile_pinned(rules, header)
     return Game.fold(rs, header["seats"], header["options"], _events(bodies), seed=seed, budget=budget)
+
+
+def named_slots(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None,
+                budget: int = DEFAULT_BUDGET) -> dict[int | None, dict[int, dict[str, Any]]]:
+    """For each seat and the spectator (None), the move arguments it was shown as slots whose
+    components were public to it right after their move: `{seat: {ply: {argument: name}}}`
+    (`runtime.replay.named_in_log`), from the header and runtime event bodies, as `fold` takes them."""
+    rs = compile_pinned(rules, header)
+    viewers: list[int | None] = [*range(int(header["seats"])), None]
+    return named_in_log(rs, header["seats"], header["options"], _events(bodies), viewers, seed=seed, budget=budget)
 
 
 def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:
