@@ -87,19 +87,18 @@ def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, event
     out: dict[int | None, dict[int, dict[str, Any]]] = {v: {} for v in viewers}
     done = [0]  # the first event of the decision not yet named
 
-    def note(batch: list[Event], view_of: Any) -> None:
+    def note(batch: list[Event], game: Any) -> None:
         for v in viewers:
-            out[v].update(named_in_view(view_of, v, batch))
+            out[v].update(named_in_view(game, v, batch))
 
     def observe(state: Any, next_index: int) -> None:
         if next_index in starts and next_index > done[0]:
-            peek = _Peek(prog, state)
-            note(events[done[0]:next_index], lambda v: views.view(peek, v))
+            note(events[done[0]:next_index], _Peek(prog, state))
             done[0] = next_index
 
     with observing(observe):
         game = Game.fold(ruleset, seats, options, events, seed=seed, budget=budget)
-    note(events[done[0]:], game.view)
+    note(events[done[0]:], game)
     return out
 
 

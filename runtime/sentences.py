@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 import string
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
+
+from runtime.views import seen
 
 _FORMAT = string.Formatter()
 # an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
@@ -155,19 +157,19 @@ def named_after_move(game: Any, seat: int | None, events: Any) -> dict[int, dict
     only as slots whose components the move put where that seat sees them: `{ply: {argument:
     component name}}`, for `name_public`. Asked right after the move, so that a component the
     seat sees only later (and could not tie to this move) stays a slot; so does a pick (a list)."""
-    return named_in_view(game.view, seat, events)
+    return named_in_view(game, seat, events)
 
 
-def named_in_view(view_of: Callable[[int | None], Mapping[str, Any]], seat: int | None,
-                  events: Any) -> dict[int, dict[str, Any]]:
-    """`named_after_move` with the seat's view right after the move given as `view_of(seat)`
-    (`runtime.views.view` of the state then), called only when some argument of `events` was
-    hidden from `seat`: a replay asks it between two moves of a log (`runtime.replay.named_in_log`)."""
+def named_in_view(game: Any, seat: int | None, events: Any) -> dict[int, dict[str, Any]]:
+    """`named_after_move` for `game`, anything with the `prog` and `st` of a game right after
+    the move (`runtime.views.seen` reads it): a replay asks it between two moves of a log, where
+    there is no `Game` yet (`runtime.replay.named_in_log`)."""
     who = -1 if seat is None else seat
     hidden = [e for e in events if e.hidden_from and any(who in blind for blind in e.hidden_from.values())]
     if not hidden:
         return {}
-    public = visible_names(view_of(seat))
+    asked = {e.args[k] for e in hidden for k, blind in e.hidden_from.items() if who in blind and isinstance(e.args.get(k), str)}
+    public = seen(game, seat, asked)
     out: dict[int, dict[str, Any]] = {}
     for e in hidden:
         named = {k: e.args[k] for k, blind in e.hidden_from.items()

@@ -8,7 +8,7 @@ count and each slot's public marks), `hidden` (only the count), `secret` (nothin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from runtime import simultaneous
 from runtime.events import Event
@@ -73,6 +73,15 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
     if st.sim is not None:  # a simultaneous step's round: who has chosen, and the viewer's own choice
         out["simultaneous"] = simultaneous.round_view(st.sim, viewer, _move_json)
     return out
+
+
+def seen(game: Any, viewer: int | str | None, names: Iterable[str]) -> set[str]:
+    """Which of the components `names` `viewer` sees now, as `view` would show them by name (in
+    a zone whose contents it sees); without drawing the whole view."""
+    st = game.st
+    wanted = set(names)
+    return {c.name for z in st.zone_refs if viewer == EVERYTHING or z.visible_to(viewer)  # type: ignore[arg-type]
+            for c in st.zones[z.idx] if c.name in wanted}
 
 
 def _move_json(mc: Any, binding: tuple) -> dict[str, Any]:
