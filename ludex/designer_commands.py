@@ -255,8 +255,9 @@ def register(app: typer.Typer) -> None:
         from ludex.typed_moves import TypedMoveError, resolve
         from runtime import IllegalMove, Move  # lazily, as `new_game` imports the runtime
         from runtime.display import display_hints
+        from runtime.replay import named_so_far
 
-        named: dict[int, dict[str, Any]] = {}  # the arguments this seat saw as slots, named once public
+        named = named_so_far(g, seat)  # the arguments this seat saw as slots, named once public
 
         rng = random.Random(seed)
         played: list[tuple[int, dict[str, Any]]] = []

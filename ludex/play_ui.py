@@ -35,6 +35,7 @@ from runtime import IllegalMove, Move
 from runtime.display import display_hints
 from runtime.events import event_to_dict
 from runtime.picks import is_offer
+from runtime.replay import named_so_far
 from runtime.sentences import (
     ending_sentence,
     event_sentence,
@@ -119,7 +120,8 @@ class PlayApp(App[None]):
         self.moves: list[Any] = []
         self.docs = {m.name: m.doc for m in game.ruleset.moves}
         self.hints = display_hints(game.ruleset)
-        self.named: dict[int, dict[str, Any]] = {}  # ply -> the arguments it names once they were public
+        # ply -> the arguments it names once they were public (those of moves made before it opened too)
+        self.named: dict[int, dict[str, Any]] = named_so_far(game, seat)
         self.places: dict[str, str] = {}  # component -> its zone and marks, on the board last drawn
         self.whole_log = False  # the log told in full, once the game is over
 

@@ -102,6 +102,13 @@ def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, event
     return out
 
 
+def named_so_far(game: Game, seat: int | None) -> dict[int, dict[str, Any]]:
+    """`named_in_log` for one seat (None: a spectator) of a game's own events so far: what a
+    reader who arrives mid-game (a saved game resumed) may name of the moves before it came,
+    `{ply: {argument: component name}}`. Folds the events again (their chance outcomes as given)."""
+    return named_in_log(game.ruleset, game.seats, dict(game.st.options), list(game.events), [seat])[seat]
+
+
 @attrs.frozen
 class _Peek:
     """What `views.view` reads of a game (its program and state) mid-cascade."""
