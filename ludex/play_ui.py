@@ -41,7 +41,6 @@ from runtime.sentences import (
     event_sentence,
     move_sentence,
     name_public,
-    named_after_move,
     seat_text,
     value_text,
 )
@@ -120,8 +119,9 @@ class PlayApp(App[None]):
         self.moves: list[Any] = []
         self.docs = {m.name: m.doc for m in game.ruleset.moves}
         self.hints = display_hints(game.ruleset)
-        # ply -> the arguments it names once they were public (those of moves made before it opened too)
-        self.named: dict[int, dict[str, Any]] = named_so_far(game, seat)
+        # what the seat may name once public, of the moves made before it opened too
+        self.readers = named_so_far(game, seat)
+        self.named = self.readers.named[seat]  # ply -> the arguments it names
         self.places: dict[str, str] = {}  # component -> its zone and marks, on the board last drawn
         self.whole_log = False  # the log told in full, once the game is over
 
@@ -152,7 +152,7 @@ class PlayApp(App[None]):
         before = len(self.game.events)
         self.game.apply(seat, move)
         self.on_move(seat, as_dict)
-        self.named.update(named_after_move(self.game, self.seat, self.game.events[before:]))
+        self.readers.note(self.game, self.game.events[before:])
 
     def advance(self) -> None:
         """Let the other seats play until it is this seat's decision or the game is over."""

@@ -18,7 +18,7 @@ from runtime.budget import DEFAULT_BUDGET
 from runtime.compile import program_for
 from runtime.events import Event, observing
 from runtime.game import Game
-from runtime.sentences import named_in_view
+from runtime.sentences import Readers
 
 
 @attrs.frozen
@@ -72,11 +72,12 @@ def decides(event: Event, seats: int) -> bool:
 
 def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, events: list[Event],
                  viewers: Sequence[int | None], seed: str | None = None,
-                 budget: int = DEFAULT_BUDGET) -> dict[int | None, dict[int, dict[str, Any]]]:
+                 budget: int = DEFAULT_BUDGET) -> Readers:
     """For each of `viewers` (seats; None: a spectator), the move arguments it saw only as slots
-    whose components were public to it right after the decision that made them (its whole
-    cascade): `{viewer: {ply: {argument: component name}}}`, what
-    `runtime.sentences.named_after_move` gives a live game decision by decision, for a whole log.
+    whose components it could tie to them right after the decision that made them (its whole
+    cascade), as `runtime.sentences.Readers` keeps them for a live game decision by decision, for
+    a whole log: `.named[viewer]` is `{ply: {argument: component name}}`, and the result goes on
+    with the game's next decisions (`.note`).
 
     The log is folded once, observed (`runtime.events.observing`) at the start of each decision,
     where the state is the one right after the decision before it; `seed` and `budget` as
@@ -84,29 +85,25 @@ def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, event
     """
     prog = program_for(ruleset)
     starts = {e.ply for e in events if decides(e, seats)}
-    out: dict[int | None, dict[int, dict[str, Any]]] = {v: {} for v in viewers}
-    done = [0]  # the first event of the decision not yet named
-
-    def note(batch: list[Event], game: Any) -> None:
-        for v in viewers:
-            out[v].update(named_in_view(game, v, batch))
+    readers = Readers(viewers)
+    done = [0]  # the first event of the decision not yet noted
 
     def observe(state: Any, next_index: int) -> None:
         if next_index in starts and next_index > done[0]:
-            note(events[done[0]:next_index], _Peek(prog, state))
+            readers.note(_Peek(prog, state), events[done[0]:next_index])
             done[0] = next_index
 
     with observing(observe):
         game = Game.fold(ruleset, seats, options, events, seed=seed, budget=budget)
-    note(events[done[0]:], game)
-    return out
+    readers.note(game, events[done[0]:])
+    return readers
 
 
-def named_so_far(game: Game, seat: int | None) -> dict[int, dict[str, Any]]:
+def named_so_far(game: Game, seat: int | None) -> Readers:
     """`named_in_log` for one seat (None: a spectator) of a game's own events so far: what a
     reader who arrives mid-game (a saved game resumed) may name of the moves before it came,
-    `{ply: {argument: component name}}`. Folds the events again (their chance outcomes as given)."""
-    return named_in_log(game.ruleset, game.seats, dict(game.st.options), list(game.events), [seat])[seat]
+    kept on as the game goes on (`Readers.note`). Folds the events again (their chance outcomes as given)."""
+    return named_in_log(game.ruleset, game.seats, dict(game.st.options), list(game.events), [seat])
 
 
 @attrs.frozen

@@ -75,13 +75,26 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
     return out
 
 
-def seen(game: Any, viewer: int | str | None, names: Iterable[str]) -> set[str]:
-    """Which of the components `names` `viewer` sees now, as `view` would show them by name (in
-    a zone whose contents it sees); without drawing the whole view."""
+def seen(game: Any, viewer: int | str | None, names: Iterable[str] | None = None) -> set[str]:
+    """The names of the components `viewer` sees now (of `names` only, when given), as `view`
+    would show them by name (in a zone whose contents it sees); without drawing the whole view.
+    `game` is a `Game`, or anything with its `st`."""
     st = game.st
-    wanted = set(names)
+    wanted = None if names is None else set(names)
     return {c.name for z in st.zone_refs if viewer == EVERYTHING or z.visible_to(viewer)  # type: ignore[arg-type]
-            for c in st.zones[z.idx] if c.name in wanted}
+            for c in st.zones[z.idx] if wanted is None or c.name in wanted}
+
+
+def told(game: Any, viewer: int | None, events: Iterable[Event]) -> set[str]:
+    """The component names `events` tell `viewer` openly (`event_view`): the chance outcomes
+    and reveals it sees, and the move arguments it was not shown as slots."""
+    spectator_zones = frozenset(z.key for z in game.st.zone_refs if z.spectators)
+    out: set[str] = set()
+    for e in events:
+        d = event_view(e, viewer, spectator_zones)
+        out.update(str(n) for n in d.get("outcome") or ())
+        out.update(str(v) for k, v in (d.get("args") or {}).items() if isinstance(v, str) and k not in e.hidden_from)
+    return out
 
 
 def _move_json(mc: Any, binding: tuple) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from runtime import (
     named_in_log,
     step_after,
 )
+from runtime.sentences import Readers
 
 RUNTIME_KINDS = schema.RUNTIME_KINDS  # runtime.Event kinds; "reveal" is the seed reveal
 __all__ = ["LOG_FORMAT", "RUNTIME_KINDS", "AuditReport", "Check", "audit_log", "replay_view"]
@@ -166,10 +167,10 @@ def fold(
 
 
 def named_slots(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None,
-                budget: int = DEFAULT_BUDGET) -> dict[int | None, dict[int, dict[str, Any]]]:
+                budget: int = DEFAULT_BUDGET) -> Readers:
     """For each seat and the spectator (None), the move arguments it was shown as slots whose
-    components were public to it right after their move: `{seat: {ply: {argument: name}}}`
-    (`runtime.replay.named_in_log`), from the header and runtime event bodies, as `fold` takes them."""
+    components it could tie to them once public (`runtime.replay.named_in_log`: `.named[seat]` is
+    `{ply: {argument: name}}`), from the header and runtime event bodies, as `fold` takes them."""
     rs = compile_pinned(rules, header)
     viewers: list[int | None] = [*range(int(header["seats"])), None]
     return named_in_log(rs, header["seats"], header["options"], _events(bodies), viewers, seed=seed, budget=budget)

@@ -62,7 +62,7 @@ from runtime import (
     event_from_dict,
     event_to_dict,
 )
-from runtime.sentences import named_after_move
+from runtime.sentences import Readers
 
 MAX_SEED_LENGTH = 256
 MAX_CHECK_TEXT = 128 * 1024  # characters of rule text /rulesets/check parses
@@ -74,11 +74,10 @@ SEALED_RETRIES = 8  # appends of one sealed move racing other processes' (each r
 @attrs.define
 class LiveGame:
     """A game as this process currently knows it: the stored log and the runtime game folded
-    from it. `version` is the last stored event's version. `named`: for each seat and the
-    spectator (None), the move arguments it was shown as slots whose components became public to
-    it with their move, `{seat: {ply: {argument: name}}}` (`runtime.sentences.named_after_move`);
-    None until a sentence needs it (`GameService._named` folds the log then), kept up to date
-    move by move after that."""
+    from it. `version` is the last stored event's version. `readers`: for each seat and the
+    spectator (None), the move arguments it was shown as slots whose components it could tie to
+    them once public (`runtime.sentences.Readers`); None until a sentence needs it
+    (`GameService._named` folds the log then), kept up to date move by move after that."""
 
     game_id: str
     header: dict[str, Any]
@@ -87,14 +86,13 @@ class LiveGame:
     events: list[StoredEvent]
     game: Any
     finished: bool
-    named: dict[int | None, dict[int, dict[str, Any]]] | None = None
+    readers: Readers | None = None
 
     def note_named(self, applied: list[Any]) -> None:
         """After `applied`, the events one decision just made (the game still right after it):
-        note the arguments each seat and the spectator may now name (while `named` is kept)."""
-        if self.named is not None:
-            for viewer, named in self.named.items():
-                named.update(named_after_move(self.game, viewer, applied))
+        note the arguments each seat and the spectator may now name (while `readers` is kept)."""
+        if self.readers is not None:
+            self.readers.note(self.game, applied)
 
     @property
     def version(self) -> int:
@@ -728,13 +726,14 @@ class GameService:
         return {"ticket": ticket, "seat": seat, "expires": expires}
 
     def _named(self, live: LiveGame) -> dict[int | None, dict[int, dict[str, Any]]]:
-        """`live.named`, folded from the log the first time it is asked (the caller holds the
-        game's lock); later moves keep it up to date (`LiveGame.note_named`)."""
-        if live.named is None:
+        """What each seat and the spectator may name (`{seat: {ply: {argument: name}}}`), folded
+        from the log the first time it is asked (the caller holds the game's lock); later moves
+        keep it up to date (`LiveGame.note_named`)."""
+        if live.readers is None:
             bodies = sealedlog.runtime_bodies([e.to_dict() for e in live.events], gamelog.RUNTIME_KINDS, live.seed)
             with _rules_running():
-                live.named = gamelog.named_slots(self.rules, live.header, bodies, live.seed, self.budget)
-        return live.named
+                live.readers = gamelog.named_slots(self.rules, live.header, bodies, live.seed, self.budget)
+        return live.readers.named
 
     def _texts(self, live: LiveGame, shown: list[dict[str, Any]], seat: int | None) -> list[str]:
         """The sentences of entries rendered for `seat` (`_render`): while the game runs, a

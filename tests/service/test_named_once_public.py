@@ -7,6 +7,7 @@ its sentences. Against a real `ludex serve` process with a designer's ruleset fo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import httpx
 import pytest
@@ -15,38 +16,14 @@ from service_harness import Server, bearer, create_http_game, grpc_auth, grpc_st
 
 # Each seat holds three gems, seen by its seat only; `lay` puts one face up, `keep` face down
 # where only its seat sees it, and `show` lays a kept one face up later.
-SLOTS = """\
-game slots "Slots: gems laid face up or kept face down"
-seats 2
-
-enum gem { ruby, jade, opal, onyx, pearl, topaz, amber, coral }
-component card(gem: gem)
-components cards = [card(g) for g in gem]
-zone deck: card hidden ordered = cards "the deck"
-zone hand: per seat card owner = [] "each seat's hand, seen by its seat"
-zone stash: per seat card owner = [] "gems kept face down, seen by their seat"
-zone table: card public = [] "gems laid face up"
-
-setup "deal three each" {
-  shuffle deck
-  for s in seats { draw 3 from deck to hand[s] }
-  turn 0
-}
-step play "lay or keep a gem" then end turn
-move lay(c in hand[actor]) during play "lay a gem face up" { move c to table }
-move keep(c in hand[actor]) during play "keep a gem face down" { move c to stash[actor] }
-move show(c in stash[actor]) during play "lay a kept gem face up" { move c to table }
-trigger out when size(deck) == 2 and size(hand[0]) + size(hand[1]) == 0 "every gem is down" {
-  end game draw "every gem is down"
-}
-"""
+GEMS = Path(__file__).resolve().parents[1] / "engine" / "gems.ludex"
 
 
 @pytest.fixture
 def server(tmp_path):
     folder = tmp_path / "mine"
     folder.mkdir()
-    (folder / "slots.ludex").write_text(SLOTS)
+    (folder / "gems.ludex").write_text(GEMS.read_text(encoding="utf-8"))
     s = Server(f"sqlite:///{tmp_path / 'ludex.db'}", tmp_path / "server.log", ("--rulesets", str(folder))).start()
     yield s
     s.stop()
@@ -104,7 +81,7 @@ def _move(server, gid, tokens, seat, name, gem):
 
 def test_a_gem_is_named_once_public_and_a_hidden_one_never_in_any_face(server):
     with httpx.Client(base_url=server.http, timeout=30) as client:
-        game = create_http_game(client, "slots", seed="named once public")
+        game = create_http_game(client, "gems", seed="named once public")
     gid, tokens = game["game_id"], game["tokens"]
     (a, c, e), (b, d, f) = _hands(server, gid, tokens)
     _move(server, gid, tokens, 0, "keep", a)  # a: face down, seen by seat 0 only
