@@ -17,7 +17,7 @@ import re
 import string
 from typing import Any, Mapping
 
-from runtime.views import seen, told
+from runtime.views import seen, seen_by, told
 
 _FORMAT = string.Formatter()
 # an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
@@ -152,12 +152,14 @@ def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[s
     return out
 
 
-def named_after_move(game: Any, seat: int | None, events: Any, before: set[str]) -> dict[int, dict[str, Any]]:
+def named_after_move(game: Any, seat: int | None, events: Any, before: set[str],
+                     now: set[str] | None = None) -> dict[int, dict[str, Any]]:
     """For `events`, what one decision just made in `game` (a `runtime.Game`, or anything with
     the `st` of a game right after the decision: a replay asks between two moves of a log, where
     there is no `Game`), the arguments `seat` (None: a spectator) saw only as slots whose
     components it can now tie to them: `{ply: {argument: component name}}`, for `name_public`.
-    `before` is the names the seat saw before the decision (`runtime.views.seen` then).
+    `before` is the names the seat saw before the decision (`runtime.views.seen` then), `now`
+    those it sees after it (None: asked of `game`).
 
     A component is tied when the decision's one hidden argument that the seat now sees is also
     the one component that became visible to it and that no event told it openly (a card played
@@ -169,7 +171,7 @@ def named_after_move(game: Any, seat: int | None, events: Any, before: set[str])
               if who in blind and isinstance(e.args.get(k), str)]
     if not hidden:
         return {}
-    now = seen(game, seat)
+    now = seen(game, seat) if now is None else now
     public = [(e, k) for e, k in hidden if e.args[k] in now]
     if len(public) != 1:
         return {}
@@ -191,6 +193,7 @@ class Readers:
 
     def note(self, game: Any, events: Any) -> None:
         """After `events`, one decision's (`game` right after it): name what each reader may."""
+        now = seen_by(game, self.named)
         for v, named in self.named.items():
-            named.update(named_after_move(game, v, events, self.before[v]))
-            self.before[v] = seen(game, v)
+            named.update(named_after_move(game, v, events, self.before[v], now[v]))
+        self.before = now

@@ -85,15 +85,42 @@ def seen(game: Any, viewer: int | str | None, names: Iterable[str] | None = None
             for c in st.zones[z.idx] if wanted is None or c.name in wanted}
 
 
+def seen_by(game: Any, viewers: Iterable[int | None]) -> dict[int | None, set[str]]:
+    """`seen(game, v)` for each of `viewers`, in one pass over the zones."""
+    st = game.st
+    out: dict[int | None, set[str]] = {v: set() for v in viewers}
+    for z in st.zone_refs:
+        items = st.zones[z.idx]
+        if not items:
+            continue
+        lookers = [named for v, named in out.items() if z.visible_to(v)]
+        if lookers:
+            names = [c.name for c in items]
+            for named in lookers:
+                named.update(names)
+    return out
+
+
 def told(game: Any, viewer: int | None, events: Iterable[Event]) -> set[str]:
-    """The component names `events` tell `viewer` openly (`event_view`): the chance outcomes
-    and reveals it sees, and the move arguments it was not shown as slots."""
-    spectator_zones = frozenset(z.key for z in game.st.zone_refs if z.spectators)
+    """The component names `events` tell `viewer` openly, as `event_view` shows them to it: the
+    chance outcomes and reveals it sees, and the move arguments it is not shown as slots (a
+    sealed choice only to its own seat)."""
+    who = -1 if viewer is None else viewer
+    spectator_zones: frozenset[str] | None = None
     out: set[str] = set()
     for e in events:
-        d = event_view(e, viewer, spectator_zones)
-        out.update(str(n) for n in d.get("outcome") or ())
-        out.update(str(v) for k, v in (d.get("args") or {}).items() if isinstance(v, str) and k not in e.hidden_from)
+        if e.kind == "chance" and e.seen_by is not None:
+            if viewer is None:
+                if spectator_zones is None:
+                    spectator_zones = frozenset(z.key for z in game.st.zone_refs if z.spectators)
+                if e.zone not in spectator_zones:
+                    continue
+            elif viewer not in e.seen_by:
+                continue
+        if e.kind == simultaneous.SEALED and viewer != e.seat:
+            continue
+        out.update(e.outcome)
+        out.update(v for k, v in e.args.items() if isinstance(v, str) and who not in e.hidden_from.get(k, ()))
     return out
 
 
