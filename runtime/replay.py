@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from runtime import views
+from runtime import simultaneous, views
 from runtime.budget import DEFAULT_BUDGET
 from runtime.compile import program_for
 from runtime.events import Event, observing
@@ -61,15 +61,6 @@ def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events:
     return ReplayStep(index, views.view(game, viewer), game)
 
 
-def decides(event: Event, seats: int) -> bool:
-    """Whether `event` is a seat's decision, where `Game.fold` applies a move (and a live game
-    one `Game.apply`): a human seat's move (`seats` human seats), or its sealed choice. An
-    automaton's move and a round's revealed moves are part of the decision before them."""
-    if event.kind == "sealed":
-        return True
-    return event.kind == "move" and not (event.seat is not None and event.seat >= seats) and event.node != "sealed"
-
-
 def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, events: list[Event],
                  viewers: Sequence[int | None], seed: str | None = None,
                  budget: int = DEFAULT_BUDGET) -> Readers:
@@ -84,7 +75,7 @@ def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, event
     `Game.fold` takes them. Raises what `Game.fold` raises.
     """
     prog = program_for(ruleset)
-    starts = {e.ply for e in events if decides(e, seats)}
+    starts = {e.ply for e in events if simultaneous.decides(e, seats)}
     readers = Readers(viewers)
     done = [0]  # the first event of the decision not yet noted
 
