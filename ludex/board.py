@@ -12,7 +12,8 @@ Components are drawn from the rules' display hints (`runtime.display`), never as
   token) is a dot before its value, `●red`, and equal chips are counted, `●●●red` (`●×7 red`), so a cube
   `red#12` never reads like a card `red-12`;
 - a component the viewer cannot see is `[?]` (with the public marks on its slot), a zone shown
-  `as stack` its top and how many lie below, one whose contents are hidden its count.
+  `as stack` its top and how many lie below, one shown `as grid` its components in aligned
+  columns under its name, one whose contents are hidden its count.
 """
 
 from __future__ import annotations
@@ -63,6 +64,43 @@ class Flow:
             line.append_text(piece)
             started = True
         if started or not self.pieces:
+            yield from _line(console, line, width)
+
+
+class Grid:
+    """Pieces of text in aligned columns (a zone shown `as grid`): every cell as wide as the
+    widest piece, as many columns as the width holds (at least one), filled row by row, each row
+    indented by `indent`; the viewer's grid, in the terminal. Measures as one column up to one row."""
+
+    def __init__(self, pieces: Iterable[Text], gap: int = 2, indent: int = 2) -> None:
+        self.pieces = [p for p in pieces if p.plain]
+        self.gap = gap
+        self.indent = indent
+
+    def columns(self, width: int) -> int:
+        """How many columns fit `width` cells (at least one)."""
+        cell = max((p.cell_len for p in self.pieces), default=1)
+        return max(1, min(len(self.pieces), (width - self.indent + self.gap) // (cell + self.gap)))
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        if not self.pieces:
+            return Measurement(0, 0)
+        cell = max(p.cell_len for p in self.pieces)
+        n = len(self.pieces)
+        return Measurement(min(self.indent + cell, options.max_width), self.indent + n * cell + self.gap * (n - 1))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        cell = max((p.cell_len for p in self.pieces), default=0)
+        n = self.columns(width)
+        for start in range(0, len(self.pieces), n):
+            line = Text(" " * min(self.indent, width // 2))
+            for i, piece in enumerate(self.pieces[start:start + n]):
+                if i:
+                    line.append(" " * self.gap)
+                line.append_text(piece)
+                if start + i + 1 < min(start + n, len(self.pieces)):
+                    line.append(" " * (cell - piece.cell_len))
             yield from _line(console, line, width)
 
 
@@ -185,14 +223,17 @@ def zone_pieces(key: str, zone: Mapping[str, Any], hints: Mapping[str, Any] = _N
 
 
 def zone_line(key: str, zone: Mapping[str, Any], hints: Mapping[str, Any] = _NO_HINTS,
-              touched: frozenset[str] = frozenset(), full_key: str | None = None) -> Flow:
+              touched: frozenset[str] = frozenset(), full_key: str | None = None) -> RenderableType:
     """A zone as one flow of pieces: `KEY (COUNT): pieces...`, wrapped between pieces with the
     following lines indented (`full_key`: the zone's key in the view, when `key` is an entity's
-    member name)."""
+    member name); a zone shown `as grid` whose components the viewer sees: `KEY (COUNT):`, then
+    its pieces in aligned columns below (`Grid`)."""
     first, *rest = zone_pieces(full_key or key, zone, hints, touched)
     count = zone.get("count")
     told = bool(count) and not first.plain.startswith(f"{count} ")  # `deck: 11 hidden` says it once
     head = Text().append(key, style="bold").append(f" ({count})" if told else "", style="dim").append(":", style="bold")
+    if hints.get("layouts", {}).get(zone_name(full_key or key)) == "grid" and zone.get("components"):
+        return Group(head, Grid([first, *rest]))
     return Flow([head, first, *rest], indent=2)
 
 

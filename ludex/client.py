@@ -13,7 +13,7 @@ from the OpenAPI document. Errors raise `LudexError` with the typed error body.
         moves = ludex.legal_moves(game.game_id, game.tokens[seat])
         done = ludex.submit(game.game_id, game.tokens[seat], moves.moves[0])
         for event in ludex.stream(game.game_id, after=done.version):  # until the game ends
-            print(event.version, event.kind)
+            print(event.version, event.text)  # its sentence, as the caller may read it
 
 `submit` sends the move at the version it was listed at (or the game's current version) and,
 on 409 `stale_version`, retries at the `current_version` the service reports, up to `retries`
@@ -179,7 +179,8 @@ class Client:
 
     def stream(self, game_id: str, token: str | None = None, after: int = 0) -> Iterator[Any]:
         """The game's events after `after` as they happen (GET /games/{id}/stream, server-sent
-        events), each a `LogEvent` model; ends after the game's last event."""
+        events), each a `LogEvent` model with its sentence as `text` (as `events` lists it in
+        `texts`); ends after the game's last event."""
         with connect_sse(self.http, "GET", f"/games/{game_id}/stream", params={"after": after},
                          headers=_auth(token)) as source:
             if source.response.status_code == 204:

@@ -255,8 +255,10 @@ def register(app: typer.Typer) -> None:
         from ludex.typed_moves import TypedMoveError, resolve
         from runtime import IllegalMove, Move  # lazily, as `new_game` imports the runtime
         from runtime.display import display_hints
+        from runtime.replay import named_so_far
 
-        named: dict[int, dict[str, Any]] = {}  # the arguments this seat saw as slots, named once public
+        readers = named_so_far(g, seat)  # the arguments this seat saw as slots, named once public
+        named = readers.named[seat]
 
         rng = random.Random(seed)
         played: list[tuple[int, dict[str, Any]]] = []
@@ -278,7 +280,7 @@ def register(app: typer.Typer) -> None:
             if actor != seat:
                 m = g.pick_at_random(actor, rng.choice(moves), rng)
                 played.append((actor, m.to_dict()))
-                _show_moves(console, g, _applied(g, actor, m, seat, named), seat, named)
+                _show_moves(console, g, _applied(g, actor, m, readers), seat, named)
                 continue
             _plain_turn(console, g, seat, moves)
             while True:  # until a move is played: a refused text is asked again, the board not redrawn
@@ -287,7 +289,7 @@ def register(app: typer.Typer) -> None:
                     chosen = resolve(text, moves, lambda m: plain_move_text(g, seat, m))
                     if isinstance(chosen, Move):
                         chosen = _plain_pick(chosen)
-                    _show_moves(console, g, _applied(g, seat, chosen, seat, named), seat, named)
+                    _show_moves(console, g, _applied(g, seat, chosen, readers), seat, named)
                 except TypedMoveError as exc:
                     console.print(f"not played: {exc.message}", style="red", markup=False, highlight=False, soft_wrap=True)
                     continue
@@ -348,12 +350,11 @@ def _load(ruleset: str, variants: list[str]) -> Ruleset:
         raise typer.Exit(1) from None
 
 
-def _applied(g: Any, actor: int, move: Any, seat: int, named: dict[int, dict[str, Any]]) -> list[Any]:
-    """Play `move` for `actor`; the events it made, with the slots `seat` may now name noted in `named`."""
-    from runtime.sentences import named_after_move
-
+def _applied(g: Any, actor: int, move: Any, readers: Any) -> list[Any]:
+    """Play `move` for `actor`; the events it made, with the slots the seat may now name noted
+    in `readers` (`runtime.sentences.Readers`)."""
     events = g.apply(actor, move)
-    named.update(named_after_move(g, seat, events))
+    readers.note(g, events)
     return events
 
 

@@ -35,12 +35,12 @@ from runtime import IllegalMove, Move
 from runtime.display import display_hints
 from runtime.events import event_to_dict
 from runtime.picks import is_offer
+from runtime.replay import named_so_far
 from runtime.sentences import (
     ending_sentence,
     event_sentence,
     move_sentence,
     name_public,
-    named_after_move,
     seat_text,
     value_text,
 )
@@ -119,7 +119,9 @@ class PlayApp(App[None]):
         self.moves: list[Any] = []
         self.docs = {m.name: m.doc for m in game.ruleset.moves}
         self.hints = display_hints(game.ruleset)
-        self.named: dict[int, dict[str, Any]] = {}  # ply -> the arguments it names once they were public
+        # what the seat may name once public, of the moves made before it opened too
+        self.readers = named_so_far(game, seat)
+        self.named = self.readers.named[seat]  # ply -> the arguments it names
         self.places: dict[str, str] = {}  # component -> its zone and marks, on the board last drawn
         self.whole_log = False  # the log told in full, once the game is over
 
@@ -150,7 +152,7 @@ class PlayApp(App[None]):
         before = len(self.game.events)
         self.game.apply(seat, move)
         self.on_move(seat, as_dict)
-        self.named.update(named_after_move(self.game, self.seat, self.game.events[before:]))
+        self.readers.note(self.game, self.game.events[before:])
 
     def advance(self) -> None:
         """Let the other seats play until it is this seat's decision or the game is over."""

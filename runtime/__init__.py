@@ -5,10 +5,10 @@ from runtime.chance import ImpossibleOutcome, OutcomeNeeded
 from runtime.errors import RuleError
 from runtime.events import Event, event_from_dict, event_to_dict
 from runtime.game import BadOption, Decision, Game, IllegalMove, LogMismatch, Move, NotYourTurn
-from runtime.replay import ReplayStep, step_after
+from runtime.replay import ReplayStep, named_in_log, step_after
 
 __all__ = [
     "DEFAULT_BUDGET", "BadOption", "BudgetExceeded",
     "Decision", "Event", "Game", "IllegalMove", "ImpossibleOutcome", "LogMismatch", "Move", "NotYourTurn", "OutcomeNeeded", "RuleError",
-    "ReplayStep", "event_from_dict", "event_to_dict", "step_after",
+    "ReplayStep", "event_from_dict", "event_to_dict", "named_in_log", "step_after",
 ]

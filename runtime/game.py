@@ -1342,10 +1342,10 @@ class Game:
         g = cls.new(ruleset, seats, options, seed=seed, outcomes=given, verify=seed is not None, strict=True,
                     budget=budget)
         for e in events:
-            if e.kind == simultaneous.SEALED:  # a sealed choice: choosing again regenerates it, and the reveal
-                pass
-            elif e.kind != "move" or (e.seat is not None and e.seat >= g.seats) or e.node == simultaneous.SEALED:
-                continue  # an automaton's move, or a revealed one: the rules play it again, and the events are compared below
+            # a seat's move or sealed choice (choosing again regenerates it, and the reveal); an
+            # automaton's move or a revealed one: the rules play it again, and the events are compared below
+            if not simultaneous.decides(e, g.seats):
+                continue
             if e.ply != len(g.events):
                 _mismatch(g.events, events, e.ply)
             try:

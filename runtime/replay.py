@@ -9,14 +9,16 @@ event is about to be recorded: after event N and everything it caused, before ev
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import attrs
 
-from runtime import views
+from runtime import simultaneous, views
+from runtime.budget import DEFAULT_BUDGET
 from runtime.compile import program_for
 from runtime.events import Event, observing
 from runtime.game import Game
+from runtime.sentences import Readers
 
 
 @attrs.frozen
@@ -57,6 +59,42 @@ def step_after(ruleset: Any, seats: int, options: dict[str, Any] | None, events:
     if "view" in seen and index + 1 < end:
         return ReplayStep(index, seen["view"], None)
     return ReplayStep(index, views.view(game, viewer), game)
+
+
+def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, events: list[Event],
+                 viewers: Sequence[int | None], seed: str | None = None,
+                 budget: int = DEFAULT_BUDGET) -> Readers:
+    """For each of `viewers` (seats; None: a spectator), the move arguments it saw only as slots
+    whose components it could tie to them right after the decision that made them (its whole
+    cascade), as `runtime.sentences.Readers` keeps them for a live game decision by decision, for
+    a whole log: `.named[viewer]` is `{ply: {argument: component name}}`, and the result goes on
+    with the game's next decisions (`.note`).
+
+    The log is folded once, observed (`runtime.events.observing`) at the start of each decision,
+    where the state is the one right after the decision before it; `seed` and `budget` as
+    `Game.fold` takes them. Raises what `Game.fold` raises.
+    """
+    prog = program_for(ruleset)
+    starts = {e.ply for e in events if simultaneous.decides(e, seats)}
+    readers = Readers(viewers)
+    done = [0]  # the first event of the decision not yet noted
+
+    def observe(state: Any, next_index: int) -> None:
+        if next_index in starts and next_index > done[0]:
+            readers.note(_Peek(prog, state), events[done[0]:next_index])
+            done[0] = next_index
+
+    with observing(observe):
+        game = Game.fold(ruleset, seats, options, events, seed=seed, budget=budget)
+    readers.note(game, events[done[0]:])
+    return readers
+
+
+def named_so_far(game: Game, seat: int | None) -> Readers:
+    """`named_in_log` for one seat (None: a spectator) of a game's own events so far: what a
+    reader who arrives mid-game (a saved game resumed) may name of the moves before it came,
+    kept on as the game goes on (`Readers.note`). Folds the events again (their chance outcomes as given)."""
+    return named_in_log(game.ruleset, game.seats, dict(game.st.options), list(game.events), [seat])
 
 
 @attrs.frozen

@@ -17,6 +17,8 @@ import re
 import string
 from typing import Any, Mapping
 
+from runtime.views import seen, seen_by, told
+
 _FORMAT = string.Formatter()
 # an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
 _SLOT = re.compile(r"^\S+@\d+$")
@@ -150,19 +152,48 @@ def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[s
     return out
 
 
-def named_after_move(game: Any, seat: int | None, events: Any) -> dict[int, dict[str, Any]]:
-    """For `events` a move just produced in `game` (a `runtime.Game`), the arguments `seat` saw
-    only as slots whose components the move put where that seat sees them: `{ply: {argument:
-    component name}}`, for `name_public`. Asked right after the move, so that a component the
-    seat sees only later (and could not tie to this move) stays a slot; so does a pick (a list)."""
-    hidden = [e for e in events if any((-1 if seat is None else seat) in blind for blind in e.hidden_from.values())]
+def named_after_move(game: Any, seat: int | None, events: Any, before: set[str],
+                     now: set[str] | None = None) -> dict[int, dict[str, Any]]:
+    """For `events`, what one decision just made in `game` (a `runtime.Game`, or anything with
+    the `st` of a game right after the decision: a replay asks between two moves of a log, where
+    there is no `Game`), the arguments `seat` (None: a spectator) saw only as slots whose
+    components it can now tie to them: `{ply: {argument: component name}}`, for `name_public`.
+    `before` is the names the seat saw before the decision (`runtime.views.seen` then), `now`
+    those it sees after it (None: asked of `game`).
+
+    A component is tied when the decision's one hidden argument that the seat now sees is also
+    the one component that became visible to it and that no event told it openly (a card played
+    face up, a draw into a public place being told by its chance event). Otherwise every slot
+    stays: several cards turned face up at once (which was played?), or a component the seat
+    sees only later; so does a pick (a list)."""
+    who = -1 if seat is None else seat
+    hidden = [(e, k) for e in events if e.hidden_from for k, blind in e.hidden_from.items()
+              if who in blind and isinstance(e.args.get(k), str)]
     if not hidden:
         return {}
-    public = visible_names(game.view(seat))
-    out: dict[int, dict[str, Any]] = {}
-    for e in hidden:
-        named = {k: e.args[k] for k, blind in e.hidden_from.items()
-                 if (-1 if seat is None else seat) in blind and isinstance(e.args.get(k), str) and e.args[k] in public}
-        if named:
-            out[e.ply] = named
-    return out
+    now = seen(game, seat) if now is None else now
+    public = [(e, k) for e, k in hidden if e.args[k] in now]
+    if len(public) != 1:
+        return {}
+    (e, k), = public
+    if (now - before) - told(game, seat, events) != {e.args[k]}:
+        return {}
+    return {e.ply: {k: e.args[k]}}
+
+
+class Readers:
+    """What each reader of one game may name, kept decision by decision (`note` after each):
+    `named[viewer]` is `{ply: {argument: component name}}` (`named_after_move`), for the seats and
+    the spectator (None) given as `viewers`; `before[viewer]` the names it saw after the last
+    decision noted (empty before the game's setup)."""
+
+    def __init__(self, viewers: Any) -> None:
+        self.named: dict[int | None, dict[int, dict[str, Any]]] = {v: {} for v in viewers}
+        self.before: dict[int | None, set[str]] = {v: set() for v in viewers}
+
+    def note(self, game: Any, events: Any) -> None:
+        """After `events`, one decision's (`game` right after it): name what each reader may."""
+        now = seen_by(game, self.named)
+        for v, named in self.named.items():
+            named.update(named_after_move(game, v, events, self.before[v], now[v]))
+        self.before = now

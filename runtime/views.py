@@ -8,7 +8,7 @@ count and each slot's public marks), `hidden` (only the count), `secret` (nothin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from runtime import simultaneous
 from runtime.events import Event
@@ -72,6 +72,55 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
     }
     if st.sim is not None:  # a simultaneous step's round: who has chosen, and the viewer's own choice
         out["simultaneous"] = simultaneous.round_view(st.sim, viewer, _move_json)
+    return out
+
+
+def seen(game: Any, viewer: int | str | None, names: Iterable[str] | None = None) -> set[str]:
+    """The names of the components `viewer` sees now (of `names` only, when given), as `view`
+    would show them by name (in a zone whose contents it sees); without drawing the whole view.
+    `game` is a `Game`, or anything with its `st`."""
+    st = game.st
+    wanted = None if names is None else set(names)
+    return {c.name for z in st.zone_refs if viewer == EVERYTHING or z.visible_to(viewer)  # type: ignore[arg-type]
+            for c in st.zones[z.idx] if wanted is None or c.name in wanted}
+
+
+def seen_by(game: Any, viewers: Iterable[int | None]) -> dict[int | None, set[str]]:
+    """`seen(game, v)` for each of `viewers`, in one pass over the zones."""
+    st = game.st
+    out: dict[int | None, set[str]] = {v: set() for v in viewers}
+    for z in st.zone_refs:
+        items = st.zones[z.idx]
+        if not items:
+            continue
+        lookers = [named for v, named in out.items() if z.visible_to(v)]
+        if lookers:
+            names = [c.name for c in items]
+            for named in lookers:
+                named.update(names)
+    return out
+
+
+def told(game: Any, viewer: int | None, events: Iterable[Event]) -> set[str]:
+    """The component names `events` tell `viewer` openly, as `event_view` shows them to it: the
+    chance outcomes and reveals it sees, and the move arguments it is not shown as slots (a
+    sealed choice only to its own seat)."""
+    who = -1 if viewer is None else viewer
+    spectator_zones: frozenset[str] | None = None
+    out: set[str] = set()
+    for e in events:
+        if e.kind == "chance" and e.seen_by is not None:
+            if viewer is None:
+                if spectator_zones is None:
+                    spectator_zones = frozenset(z.key for z in game.st.zone_refs if z.spectators)
+                if e.zone not in spectator_zones:
+                    continue
+            elif viewer not in e.seen_by:
+                continue
+        if e.kind == simultaneous.SEALED and viewer != e.seat:
+            continue
+        out.update(e.outcome)
+        out.update(v for k, v in e.args.items() if isinstance(v, str) and who not in e.hidden_from.get(k, ()))
     return out
 
 

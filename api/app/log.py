@@ -39,8 +39,10 @@ from runtime import (
     LogMismatch,
     event_from_dict,
     event_to_dict,
+    named_in_log,
     step_after,
 )
+from runtime.sentences import Readers
 
 RUNTIME_KINDS = schema.RUNTIME_KINDS  # runtime.Event kinds; "reveal" is the seed reveal
 __all__ = ["LOG_FORMAT", "RUNTIME_KINDS", "AuditReport", "Check", "audit_log", "replay_view"]
@@ -162,6 +164,16 @@ def fold(
     `budget` as its execution budget (steps; see runtime.budget)."""
     rs = compile_pinned(rules, header)
     return Game.fold(rs, header["seats"], header["options"], _events(bodies), seed=seed, budget=budget)
+
+
+def named_slots(rules: Rules, header: Mapping[str, Any], bodies: Sequence[Mapping[str, Any]], seed: str | None,
+                budget: int = DEFAULT_BUDGET) -> Readers:
+    """For each seat and the spectator (None), the move arguments it was shown as slots whose
+    components it could tie to them once public (`runtime.replay.named_in_log`: `.named[seat]` is
+    `{ply: {argument: name}}`), from the header and runtime event bodies, as `fold` takes them."""
+    rs = compile_pinned(rules, header)
+    viewers: list[int | None] = [*range(int(header["seats"])), None]
+    return named_in_log(rs, header["seats"], header["options"], _events(bodies), viewers, seed=seed, budget=budget)
 
 
 def revealed_seed(entries: Sequence[Mapping[str, Any]]) -> str | None:

@@ -62,6 +62,7 @@ from runtime import (
     event_from_dict,
     event_to_dict,
 )
+from runtime.sentences import Readers
 
 MAX_SEED_LENGTH = 256
 MAX_CHECK_TEXT = 128 * 1024  # characters of rule text /rulesets/check parses
@@ -73,7 +74,10 @@ SEALED_RETRIES = 8  # appends of one sealed move racing other processes' (each r
 @attrs.define
 class LiveGame:
     """A game as this process currently knows it: the stored log and the runtime game folded
-    from it. `version` is the last stored event's version."""
+    from it. `version` is the last stored event's version. `readers`: for each seat and the
+    spectator (None), the move arguments it was shown as slots whose components it could tie to
+    them once public (`runtime.sentences.Readers`); None until a sentence needs it
+    (`GameService._named` folds the log then), kept up to date move by move after that."""
 
     game_id: str
     header: dict[str, Any]
@@ -82,6 +86,13 @@ class LiveGame:
     events: list[StoredEvent]
     game: Any
     finished: bool
+    readers: Readers | None = None
+
+    def note_named(self, applied: list[Any]) -> None:
+        """After `applied`, the events one decision just made (the game still right after it):
+        note the arguments each seat and the spectator may now name (while `readers` is kept)."""
+        if self.readers is not None:
+            self.readers.note(self.game, applied)
 
     @property
     def version(self) -> int:
@@ -101,6 +112,7 @@ class _PendingMove:
     finished: bool
     decision: dict[str, Any]
     sealed: dict[str, Any] | None = None  # a sealed move's `{commitment, salt}` (api/app/sealed.py)
+    applied: list[Any] = attrs.Factory(list)  # the runtime events the move made
 
     def append_arguments(self) -> dict[str, Any]:
         """The arguments of the store's append (`EventStore.append`) for this move."""
@@ -419,7 +431,7 @@ class GameService:
             raise
         if finished:
             entries.append(("reveal", _reveal(live.seed, live.game)))
-        return _PendingMove(live, checked, token_seat, entries, finished, decision, ack)
+        return _PendingMove(live, checked, token_seat, entries, finished, decision, ack, new)
 
     def _refused_append(self, pending: _PendingMove, exc: BaseException) -> None:
         """After the store refused or failed a move's append: forget the game (it was applied
@@ -436,11 +448,12 @@ class GameService:
         live = pending.live
         live.events.extend(stored)
         live.finished = pending.finished
+        live.note_named(pending.applied)
         return {
             "game_id": live.game_id,
             "version": live.version,
             "events": (shown := [self._render(live, e, pending.seat) for e in stored]),
-            "texts": texts.entry_texts(live.game.ruleset, shown),
+            "texts": self._texts(live, shown, pending.seat),
             "decision": pending.decision,
             "terminal": bool(live.game.terminal),
             "outcome": _outcome(live.game),
@@ -466,7 +479,7 @@ class GameService:
                 "version": live.version,
                 "finished": live.finished,
                 "events": (shown := [self._render(live, e, seat) for e in live.events[after:]]),
-                "texts": texts.entry_texts(live.game.ruleset, shown),
+                "texts": self._texts(live, shown, seat),
             }
 
     def replay(self, game_id: str, token: str | None, at: int) -> dict[str, Any]:
@@ -509,6 +522,8 @@ class GameService:
             seat = self._seat(live, token)
             entries = [e.to_dict() for e in live.events]
             shown = [self._render(live, e, seat) for e in live.events]
+            told = self._texts(live, shown, seat)
+            named = [texts.named_args(e, self._named(live).get(seat)) for e in shown] if any(map(texts.has_slot, shown)) else []
             finished = live.finished
         report = gamelog.audit_log(self.rules, entries, export=self.export_header(game_id)).to_dict()
         if not finished and report["failure"] is not None:
@@ -518,8 +533,7 @@ class GameService:
             report["checks"] = [dict(c, detail=failure["message"]) if c["status"] == "failed" else c
                                 for c in report["checks"]]
         return viewer.bundle(entries, shown, report, finished, seat, any_seat=finished,
-                             texts=texts.entry_texts(live.game.ruleset, shown),
-                             display=viewer.display_hints(live.game.ruleset))
+                             texts=told, named=named, display=viewer.display_hints(live.game.ruleset))
 
     def viewer_step(self, game_id: str, token: str | None, at: int, seat: int | str | None) -> dict[str, Any]:
         """The board right after event `at` as `seat` sees it (`api.app.log.replay_view`).
@@ -711,6 +725,23 @@ class GameService:
             ticket, expires = new_ticket(game_id, seat, live.token_hashes[seat], time.time())
         return {"ticket": ticket, "seat": seat, "expires": expires}
 
+    def _named(self, live: LiveGame) -> dict[int | None, dict[int, dict[str, Any]]]:
+        """What each seat and the spectator may name (`{seat: {ply: {argument: name}}}`), folded
+        from the log the first time it is asked (the caller holds the game's lock); later moves
+        keep it up to date (`LiveGame.note_named`)."""
+        if live.readers is None:
+            bodies = sealedlog.runtime_bodies([e.to_dict() for e in live.events], gamelog.RUNTIME_KINDS, live.seed)
+            with _rules_running():
+                live.readers = gamelog.named_slots(self.rules, live.header, bodies, live.seed, self.budget)
+        return live.readers.named
+
+    def _texts(self, live: LiveGame, shown: list[dict[str, Any]], seat: int | None) -> list[str]:
+        """The sentences of entries rendered for `seat` (`_render`): while the game runs, a
+        component the seat was shown as a slot is named once its move made it public to the seat;
+        a component still hidden from it stays a slot."""
+        named = self._named(live).get(seat) if not live.finished and any(map(texts.has_slot, shown)) else None
+        return texts.entry_texts(live.game.ruleset, shown, named)
+
     def _render(self, live: LiveGame, e: StoredEvent, seat: int | None) -> dict[str, Any]:
         if live.finished:
             return e.to_dict()
@@ -735,7 +766,9 @@ def _catch_up(live: LiveGame, new: list[StoredEvent]) -> bool:
             if e.kind == "move":
                 seat = e.body["seat"] if e.body["seat"] is not None else -1
                 move = Move(e.body["move"], dict(e.body["args"]))
-                produced.extend(json.loads(canonical_json(event_to_dict(x))) for x in live.game.apply(seat, move, trusted=True))
+                applied = live.game.apply(seat, move, trusted=True)
+                live.note_named(applied)
+                produced.extend(json.loads(canonical_json(event_to_dict(x))) for x in applied)
     except Exception:  # any failure means: rebuild from the log, which reports real problems
         return False
     if produced != [e.body for e in new if e.kind in gamelog.RUNTIME_KINDS]:

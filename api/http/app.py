@@ -341,7 +341,8 @@ def create_app(
         token: str | None = Depends(_token),
     ) -> Response:
         """Server-sent events, one message per stored event: `id` is its version and `data` the
-        event JSON as in /events. The stream ends after the game's last event. A reconnecting
+        event JSON as in /events, with its sentence as `text` (the one /events lists in `texts`
+        for the same caller). The stream ends after the game's last event. A reconnecting
         EventSource resumes after its `Last-Event-ID`, and gets 204 (stop) once nothing is left.
         A browser sees a seat's events with `?ticket=` (an EventSource cannot send headers)."""
         token = token or ticket
@@ -352,8 +353,8 @@ def create_app(
             return Response(status_code=204)
 
         async def publish() -> AsyncIterator[dict[str, str]]:
-            async for event in service.stream(game_id, token, after):
-                yield {"id": str(event["version"]), "data": json.dumps(event)}
+            async for event, text in service.stream_told(game_id, token, after):
+                yield {"id": str(event["version"]), "data": json.dumps({**event, "text": text})}
 
         return EventSourceResponse(publish(), ping=15)
 

@@ -268,6 +268,8 @@ class _Entry(_Open):
     version: int = Field(description="1-based position in the log; the game's version after this event.")
     prev_hash: str | None = Field(None, description="Once the game is over: the previous event's hash.")
     hash: str | None = Field(None, description="Once the game is over: this event's hash (the chain).")
+    text: str | None = Field(None, description="On the stream (GET /games/{id}/stream) only: the event as a "
+                             "sentence, as /events gives it in `texts`; not part of the record (drop it to check the record's hash).")
 
 
 class HeaderEvent(_Entry):

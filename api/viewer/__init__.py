@@ -65,12 +65,15 @@ def bundle(
     any_seat: bool,
     texts: Sequence[str] = (),
     display: Mapping[str, Any] | None = None,
+    named: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """The viewer's `data`: `{game_id, finished, my_seat, any_seat, header (without its rule
     text), sources: {file: text}, seed (None until revealed), events: shown, audit: report}`.
     `entries` is the full log (for the header and the seed), `shown` the events as the caller
     may see them, `texts` their sentences (`api.app.texts`), in the same order, `display` the
-    rules' display hints (`display_hints`)."""
+    rules' display hints (`display_hints`), `named` (empty, or one map an event) the arguments
+    an event shows as slots that its sentence names (`{argument: component name}`), since the
+    move made the component public to the caller."""
     header = dict(entries[0]["body"])
     sources = {str(f): str(t) for f, t in header.pop("sources", [])}
     return {
@@ -83,6 +86,7 @@ def bundle(
         "seed": revealed_seed(entries) if finished else None,
         "events": list(shown),
         "texts": list(texts),
+        "named": [dict(n) for n in named],
         "display": dict(display or display_hints(None)),
         "audit": dict(report),
     }

@@ -121,3 +121,36 @@ def test_the_viewer_has_no_serious_or_critical_accessibility_violation(page, liv
     bad = [(v["id"], v["impact"], v["help"], [n["target"] for n in v["nodes"]][:5]) for v in result["violations"]
            if v["impact"] in ("serious", "critical")]
     assert bad == []
+
+
+def test_a_running_game_names_a_card_once_public_and_never_one_still_hidden(page, live_service):
+    service = live_service.service
+    game = service.create_game("balloon_cup", seats=2, seed="named in the viewer")
+    play_service(service, game, random.Random(6), moves=8)
+    gid, full = game["game_id"], service.export(game["game_id"])
+    _open(page, f"{live_service.url}/games/{gid}/viewer#token={game['tokens'][0]}")
+    face_up = {c["name"] for z in service.view(gid, game["tokens"][0])["view"]["zones"].values() for c in z.get("components") or ()}
+    theirs = [e for e in full if e["kind"] == "move" and e["body"]["move"] == "place" and e["body"]["seat"] == 1]
+    laid = [e for e in theirs if e["body"]["args"]["card"] in face_up]
+    assert laid
+    for e in laid:  # seat 1's card, chosen from the hand seat 0 cannot see, lies face up: named
+        assert f"place (card {e['body']['args']['card']}," in page.inner_text(f"#ev-{e['version']}")
+    e = laid[-1]
+    page.fill("#jump", str(e["version"]))
+    page.dispatch_event("#jump", "change")
+    page.wait_for_function(f"document.body.dataset.at === '{e['version']}'")
+    assert f"{e['body']['args']['card']} (shown as hand[1]@" in page.inner_text("#event-body")  # and the slot it was
+    assert page.inner_text("#event-text").startswith(f"Seat 1: place (card {e['body']['args']['card']},")
+    # the cards in seat 1's hand now, which seat 0 has never seen: in no sentence and no detail
+    hidden = [c["name"] for c in service.view(gid, game["tokens"][1])["view"]["zones"]["hand[1]"]["components"]]
+    assert not any(e["kind"] == "show" for e in full)  # (no hand was shown in this game)
+    page_text = " ".join(page.locator("#events li").all_inner_texts()) + page.inner_text("#event-body")
+    assert hidden and not any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", page_text) for n in hidden)
+    _shot(page, "balloon_cup-running-seat0")
+
+
+def _shot(page, name: str) -> None:
+    """The picture a referee reads, compared as `test_viewer_screenshots` compares its own."""
+    from test_viewer_screenshots import _compare
+
+    _compare(page, name)

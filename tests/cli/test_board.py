@@ -53,3 +53,29 @@ def test_a_hinted_colour_colours_its_cards_and_chips():
     out = io.StringIO()
     Console(file=out, width=60, color_system="truecolor", force_terminal=True).print(board(VIEW))
     assert "38;2;198;40;40" not in out.getvalue()  # without the hint, the terminal's own red
+
+
+def test_a_zone_shown_as_grid_is_drawn_in_aligned_columns_as_wide_as_the_board():
+    laid = [{"name": f"{c}-{v}", "kind": "card", "colour": c, "value": v}
+            for c, v in (("red", 1), ("blue", 12), ("red", 3), ("blue", 4), ("red", 10), ("blue", 6), ("red", 7))]
+    view = {"ruleset": "toy", "ply": 7, "step": "play", "actor": 0, "seat": 0, "terminal": False,
+            "zones": {"table": {"count": 7, "components": laid}, "hand[0]": {"count": 2, "components": laid[:2]},
+                      "hand[1]": {"count": 2}},
+            "entities": {}, "vars": {}}
+    hints = dict(HINTS, layouts={"table": "grid", "hand": "grid"})
+    assert board_text(view, width=40, hints=hints).splitlines()[1:] == [
+        "table (7):",  # its name, then the cards in columns as wide as the widest card
+        "  [red 1]    [blue 12]  [red 3]",
+        "  [blue 4]   [red 10]   [blue 6]",
+        "  [red 7]",
+        "hand[0] (2):",
+        "  [red 1]    [blue 12]",
+        "hand[1]: 2 hidden",  # a grid the viewer cannot see: its count, as a row says it
+    ]
+    assert board_text(view, width=80, hints=hints).splitlines()[2] == (
+        "  [red 1]    [blue 12]  [red 3]    [blue 4]   [red 10]   [blue 6]   [red 7]")
+    narrow = board_text(view, width=12, hints=hints).splitlines()
+    assert narrow[narrow.index("table (7):") + 1:][:7] == ["  " + p for p in
+                                                           ("[red 1]", "[blue 12]", "[red 3]", "[blue 4]", "[red 10]", "[blue 6]", "[red 7]")]
+    assert "table (7): [red 1] [blue 12]" in board_text(view, width=80, hints=HINTS)  # without the hint: a row
+

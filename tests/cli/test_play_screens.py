@@ -159,3 +159,54 @@ def test_every_bundled_game_plays_at_80x24_without_json(ruleset):
 
     _, text = shoot(g, (80, 24), script)
     assert len(g.events) > 10
+
+
+GRID_RULES = """\
+game gridded "cards laid in a grid"
+seats 2
+enum colour { red, blue }
+component card(colour: colour, value: int)
+components cards = [card(c, v) for c in colour for v in 1..6]
+zone deck: card hidden ordered = cards "the deck"
+zone hand: per seat card owner = [] "a hand"
+zone table: card public = [] "cards laid"
+display zone table as grid
+display zone hand as fan
+display card label colour, value
+setup "deal five each" {
+  shuffle deck
+  for s in seats { draw 5 from deck to hand[s] }
+  turn 0
+}
+step play "lay a card" then end turn
+move lay(c in hand[actor]) during play "lay a card on the table" { move c to table }
+trigger out when size(table) == 10 "every card is laid" { end game draw "every card is laid" }
+"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_zone_shown_as_grid_is_drawn_in_columns(size, snapshot, svg_snapshot):
+    from dsl import load_from_sources
+
+    g = Game.new(load_from_sources((("gridded.ludex", GRID_RULES),)), 2, seed="grid")
+    for _ in range(6):  # each seat lays its first card: six on the table, seat 0 to act
+        actor = g.decision().seats[0]
+        g.apply(actor, g.legal_moves(actor)[0])
+    svg, text = shoot(g, SIZES[size])
+    laid = [f"[{c['colour']} {c['value']}]" for c in g.view(0)["zones"]["table"]["components"]]
+    rows = text.splitlines()
+    top = next(i for i, r in enumerate(rows) if "table (" in r)
+    column = rows[top].index("table (") + 2
+    cells = []
+    for r in rows[top + 1:top + 1 + len(laid)]:  # the cards under the zone's name, in aligned columns
+        line = r[column:].split("│")[0].rstrip()
+        if not line.startswith("["):
+            break
+        cells.append([m.start() for m in re.finditer(r"\[", line)])
+        assert re.findall(r"\[[^]]*\]", line) == laid[sum(len(c) for c in cells) - len(cells[-1]):][:len(cells[-1])]
+    assert sum(len(c) for c in cells) == len(laid) and len(cells) >= 1
+    assert all(c == cells[0][:len(c)] for c in cells)  # every row's cards start at the same columns
+    if size == "80x24":  # the board's pane is narrow there: more than one row
+        assert len(cells) > 1
+    assert text == snapshot(name="text")
+    assert svg == svg_snapshot(name="picture")

@@ -40,8 +40,11 @@ def test_events_and_legal_moves_carry_the_http_sentences(rpc, client):
         over_http = client.get(f"/games/{gid}/events", headers=bearer(tokens[seat]) if seat is not None else {}).json()
         assert [e.text for e in listed.events] == over_http["texts"]
         assert listed.events[0].text.startswith("A game of balloon_cup for 2 seats begins")
-        if seat is not None:  # the other seat's card, chosen from its hidden hand, read as its slot
-            assert any(f"a hidden component at hand[{1 - seat}]@" in e.text for e in listed.events)
+        if seat is not None:  # the other seat's card, shown as its slot in its hidden hand, is named: it lies face up
+            theirs = [(e, t) for e, t in zip(over_http["events"], over_http["texts"])
+                      if e["kind"] == "move" and e["body"]["move"] == "place" and e["body"]["seat"] == 1 - seat]
+            assert theirs and all(e["body"]["args"]["card"].startswith(f"hand[{1 - seat}]@") for e, _ in theirs)
+            assert not any("hidden component" in t for _, t in theirs)
         stream = stub.StreamEvents(pb2.StreamEventsRequest(game_id=gid, after=listed.version - 3), metadata=metadata)
         streamed = [next(stream).text for _ in range(3)]
         stream.cancel()

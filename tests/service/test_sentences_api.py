@@ -34,7 +34,7 @@ def test_events_and_legal_moves_come_with_their_sentences(tmp_path):
     assert all("text" not in e for e in events["events"])  # the records are the log's, unchanged
 
 
-def test_a_hidden_card_stays_hidden_in_the_sentence(tmp_path):
+def test_a_hidden_card_stays_hidden_in_the_sentence_and_is_named_once_public(tmp_path):
     service = _service(tmp_path)
     game = service.create_game("hanabi", seats=2, seed="hidden texts")
     play_service(service, game, random.Random(1), moves=4)
@@ -43,12 +43,14 @@ def test_a_hidden_card_stays_hidden_in_the_sentence(tmp_path):
     for seat in (0, 1):
         shown = service.events(game["game_id"], game["tokens"][seat])
         assert not shown["finished"]
+        public = {c["name"] for z in service.view(game["game_id"], game["tokens"][seat])["view"]["zones"].values()
+                  for c in z.get("components") or ()}
         for record, told, mine in zip(full, shown["texts"], shown["events"]):
             body = record["body"]
             for arg, blind in (body.get("hidden_from") or {}).items():
-                if seat in blind:
-                    assert body["args"][arg] not in told, (told, body)
-                    assert mine["body"]["args"][arg] in told  # its slot, as the record shows it
+                if seat in blind:  # a card its holder played unseen: named, since it lies face up now
+                    assert body["args"][arg] in public and body["args"][arg] in told, (told, body)
+                    assert mine["body"]["args"][arg] not in told  # the record still shows its slot
             if record["kind"] == "chance" and body.get("seen_by") is not None and seat not in body["seen_by"]:
                 assert not any(name in told for name in body["outcome"]), told
 
@@ -66,3 +68,25 @@ def test_a_finished_game_says_why_it_ended(tmp_path):
     assert ending["text"].startswith(ending["reason"][0].upper())
     assert f"{ending['rule']} at {ending['rule_source']}: {ending['citation']}" in ending["text"]
     assert service.view(game["game_id"], None)["outcome"]["reason"] == ending["reason"]
+
+
+def test_processes_sharing_a_store_name_the_same_cards_as_one_folding_the_log_anew(tmp_path):
+    from api.app import GameService
+    from api.store import EventStore
+
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    first, second = GameService(EventStore(url)), GameService(EventStore(url))
+    game = first.create_game("balloon_cup", seats=2, seed="two processes")
+    gid, rng = game["game_id"], random.Random(4)
+    for _ in range(6):
+        play_service(first, game, rng, moves=2)
+        for seat in (0, 1, None):  # read here, so this process keeps the names move by move from now on
+            first.events(gid, game["tokens"][seat] if seat is not None else None)
+        play_service(second, game, rng, moves=3)  # moves this process learns from the store (caught up)
+    for seat in (0, 1, None):
+        token = game["tokens"][seat] if seat is not None else None
+        anew = GameService(EventStore(url)).events(gid, token)  # a third process: the log folded once
+        assert not anew["finished"]
+        assert first.events(gid, token)["texts"] == second.events(gid, token)["texts"] == anew["texts"]
+        if seat is not None:  # and the other seat's cards laid face up are named
+            assert any(t.startswith(f"Seat {1 - seat}: place (card ") and "hidden component" not in t for t in anew["texts"])

@@ -234,7 +234,9 @@ function details(e) {
   } else {
     add("Seat", b.seat);
     add("Move", b.move);
-    for (const [k, v] of Object.entries(b.args || {})) add(`Argument ${k}`, valueText(v));
+    // a slot whose component the move made public to this reader: its name, and the slot it was shown as
+    const named = (data.named || [])[data.events.indexOf(e)] || {};
+    for (const [k, v] of Object.entries(b.args || {})) add(`Argument ${k}`, k in named ? `${named[k]} (shown as ${valueText(v)})` : valueText(v));
     add("Chance node", b.node);
     add("Zone", b.zone);
     if (b.kind !== "move") add("Components", (b.outcome || []).length ? valueText(b.outcome) : b.hidden ? `${b.hidden} hidden` : "");
