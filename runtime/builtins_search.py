@@ -7,6 +7,7 @@ the alternatives each element may stand for.
     expand(items, alternatives, args)             lazy: every choice of one alternative per item (cartesian product)
     group_values(items, key, value, keys)         {k: the `value` fields of the items whose `key` field is k, highest first}
     top_run(values, n, required, wild)            the top of the highest run of n consecutive integers (or none), wild slots filling gaps
+    best_combination(held, wild, pool, size, suit, rank, kinds, above)   the score of the strongest set of cards (or none)
 
 `pred`, `viable`, `key`, `bound` and `alternatives` name functions of the ruleset (as text, e.g.
 `"beats"`); each is called with the candidate list first, then the elements of `args`:
@@ -19,7 +20,9 @@ enumerating every combination; they must never be too pessimistic, or answers ar
 `group_values` and `top_run` are for the other way of answering such a quantifier: directly,
 by the strongest completion of each kind (a run, a set of one value, a group of one key), as a
 hand-written proof does; they do in one pass over a pool what would otherwise be a loop per
-key or per candidate run in the rule language.
+key or per candidate run in the rule language. `best_combination` answers the whole of such a
+quantifier over sets of cards (a suit and a rank each) scored by kind: per kind from bitmasks of
+the pool's ranks, a pool of zones summarised once per zone contents.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from runtime.values import ZoneRef
 
 
 def ruleset_fn(st: Any, name: Any, arity: int | None = None) -> Callable[..., Any]:
@@ -213,8 +218,7 @@ _BITS = {v: 1 << v for v in range(64)}
 
 def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[int]]) -> int | None:
     """`top_run` with wild slots (at least one): see there."""
-    k = len(slots)
-    if n < 1 or len(set(req)) != len(req) or len(req) + k > n or not all(slots):
+    if n < 1 or len(set(req)) != len(req) or len(req) + len(slots) > n or not all(slots):
         return None
     base = 0
     try:  # the usual case: small values, bits from a table
@@ -242,24 +246,8 @@ def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[in
             for v in sl:
                 m |= 1 << (v - base)
             wmasks.append(m)
-    covered = vmask | rmask
-    for m in wmasks:
-        covered |= m
-    tops = covered  # the tops of the runs every value of which something can fill
-    for j in range(1, n):
-        tops &= covered << j
-    if req:  # runs holding every required value
-        lo, hi = max(req) - base, min(req) + n - 1 - base
-        tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
-    full = (1 << n) - 1
-    while tops:  # highest first
-        t = tops.bit_length() - 1
-        open_ = (full << (t - n + 1)) & ~rmask  # the values the wild slots and `values` fill
-        missing = open_ & ~vmask  # those only a wild slot can fill
-        if missing.bit_count() <= k and _assign(wmasks, 0, open_, missing):
-            return t + base
-        tops ^= 1 << t
-    return None
+    t = _run_top(vmask, rmask, wmasks, n, 0)
+    return None if t is None else t + base
 
 
 def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
@@ -278,6 +266,325 @@ def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
     return False
 
 
+
+
+# ---- best_combination: the strongest set of cards made of held cards, wild slots and a pool ----
+
+KINDS = ("suited_run", "same_rank", "suited", "run", "any")
+
+
+class _Pool:
+    """What `best_combination` reads of a pool of cards: `masks` {suit: bitmask of the ranks of
+    that suit present (bit r for rank r)}, `counts` {rank: how many cards}, `total` (cards),
+    `groups` (one {suit: [ranks]} per list summarised, merged per suit on first use) and
+    `best` (answers already given for this pool, see `best_combination`)."""
+
+    __slots__ = ("masks", "counts", "total", "groups", "best", "_desc", "_suits", "_union")
+
+    def __init__(self, masks: dict[Any, int], counts: dict[int, int], total: int, groups: list[dict[Any, list[int]]]):
+        self.masks, self.counts, self.total, self.groups = masks, counts, total, groups
+        self.best: dict[tuple[Any, ...], int | None] = {}
+        self._desc: list[tuple[int, int]] | None = None
+        self._suits: dict[Any, list[int]] = {}
+        self._union = -1
+
+    def desc(self) -> list[tuple[int, int]]:
+        """(rank, count) of the ranks present, highest first."""
+        desc = self._desc
+        if desc is None:
+            desc = self._desc = sorted(self.counts.items(), reverse=True)
+        return desc
+
+    def union(self) -> int:
+        """The bitmask of the ranks present in any suit."""
+        if self._union < 0:
+            u = 0
+            for m in self.masks.values():
+                u |= m
+            self._union = u
+        return self._union
+
+    def top(self, m: int) -> int:
+        """The sum of the m highest ranks (the pool holds at least m cards)."""
+        total = 0
+        for r, c in self.desc():
+            if c >= m:
+                return total + m * r
+            total += c * r
+            m -= c
+        return total
+
+    def suit_top(self, suit: Any, m: int) -> int | None:
+        """The sum of the m highest ranks of one suit; none when it has fewer than m cards."""
+        ranks = self._suits.get(suit)
+        if ranks is None:
+            ranks = self._suits[suit] = sorted((r for g in self.groups for r in g.get(suit, ())), reverse=True)
+        return sum(ranks[:m]) if len(ranks) >= m else None
+
+
+def _summary(cards: Any, suit: str, rank: str) -> _Pool:
+    """The `_Pool` of one list of components; those without both fields are left out."""
+    masks: dict[Any, int] = {}
+    counts: dict[int, int] = {}
+    group: dict[Any, list[int]] = {}
+    total = 0
+    for c in cards:
+        d = c.d
+        if suit in d and rank in d:
+            s, r = d[suit], d[rank]
+            if r.__class__ is not int or r < 0:
+                raise ValueError(f"{c.name}: a rank is an int, 0 or more, not {r!r}")
+            masks[s] = masks.get(s, 0) | 1 << r
+            counts[r] = counts.get(r, 0) + 1
+            group.setdefault(s, []).append(r)
+            total += 1
+    return _Pool(masks, counts, total, [group])
+
+
+def _merge(parts: list[_Pool]) -> _Pool:
+    masks: dict[Any, int] = {}
+    counts: dict[int, int] = {}
+    for p in parts:
+        for s, m in p.masks.items():
+            masks[s] = masks.get(s, 0) | m
+        for r, c in p.counts.items():
+            counts[r] = counts.get(r, 0) + c
+    return _Pool(masks, counts, sum(p.total for p in parts), [g for p in parts for g in p.groups])
+
+
+# Pools by the identity (and length) of the zone lists summarised. Zone lists are never changed
+# in place once a game runs (copy-on-write, runtime.state.move_items; setup only appends, which
+# the length tells), so a zone that has not changed since the last question is not read again,
+# in this state or in a clone. The cache holds the lists it keys, so their ids are not reused
+# while it does.
+_POOLS: dict[tuple[Any, ...], tuple[Any, _Pool]] = {}
+_POOLS_MAX = 4096
+_EMPTY_POOL = _Pool({}, {}, 0, [])
+
+
+def _cached(key: tuple[Any, ...], lists: Any, make: Callable[[], _Pool]) -> _Pool:
+    if len(_POOLS) >= _POOLS_MAX:
+        _POOLS.clear()
+    p = make()
+    _POOLS[key] = (lists, p)
+    return p
+
+
+def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
+    """The `_Pool` of a zone, a list of zones (their cards together) or a list of components
+    (summarised afresh: a list value, unlike a zone, may be changed in place)."""
+    if pool.__class__ is ZoneRef:
+        pool = [pool]
+    elif pool.__class__ is not list:
+        pool = list(st.items(pool))
+    if not pool:
+        return _EMPTY_POOL
+    if pool[0].__class__ is not ZoneRef:
+        return _summary(pool, suit, rank)
+    zones = st.zones
+    last = _LAST_POOL[0]  # one read: another thread may replace it meanwhile
+    if suit == last[1] and rank == last[2] and len(pool) == len(last[3]):  # the same zones, unchanged, as last time
+        for x, (lst, n) in zip(pool, last[3]):
+            if zones[x.idx] is not lst or len(lst) != n:
+                break
+        else:
+            return last[4]
+    p = _pool_of_zones(zones, pool, suit, rank)
+    _LAST_POOL[0] = (None, suit, rank, [(zones[x.idx], len(zones[x.idx])) for x in pool], p)
+    return p
+
+
+# (unused, suit, rank, the lists and lengths of the zones `_pool` was given last, their pool)
+_NO_POOL: tuple[Any, ...] = (None, None, None, [], None)
+_LAST_POOL: list[tuple[Any, ...]] = [_NO_POOL]
+
+
+def _pool_of_zones(zones: list[list[Any]], pool: list[Any], suit: str, rank: str) -> _Pool:
+    try:
+        lists = [zones[x.idx] for x in pool]
+    except AttributeError:
+        raise TypeError("a pool is a zone, a list of zones or a list of components, not a mix") from None
+    key = (suit, rank, *map(id, lists), *map(len, lists))
+    hit = _POOLS.get(key)
+    if hit is not None:
+        return hit[1]
+    parts = []
+    for x in lists:
+        k = (suit, rank, id(x), len(x))
+        one = _POOLS.get(k)
+        parts.append(one[1] if one is not None else _cached(k, x, lambda x=x: _summary(x, suit, rank)))  # type: ignore[misc]
+    return parts[0] if len(parts) == 1 else _cached(key, lists, lambda: _merge(parts))
+
+
+def _run_top(vmask: int, rmask: int, wmasks: list[int], n: int, low: int) -> int | None:
+    """The largest t >= low such that the ranks t-n+1 .. t are every bit of `rmask`, one bit of
+    each of `wmasks` (distinct) and bits of `vmask` for the rest; none when there is none."""
+    covered = vmask | rmask
+    for m in wmasks:
+        covered |= m
+    tops = covered
+    for j in range(1, n):
+        tops &= covered << j
+    if low > 0:
+        tops = tops >> low << low
+    if rmask:  # runs holding every required rank
+        lo, hi = rmask.bit_length() - 1, (rmask & -rmask).bit_length() - 2 + n
+        tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
+    if not wmasks:
+        return tops.bit_length() - 1 if tops else None
+    k = len(wmasks)
+    full = (1 << n) - 1
+    while tops:  # highest first
+        t = tops.bit_length() - 1
+        open_ = (full << (t - n + 1)) & ~rmask  # the ranks the wild slots and the pool fill
+        missing = open_ & ~vmask  # those only a wild slot can fill
+        if missing.bit_count() <= k and _assign(wmasks, 0, open_, missing):
+            return t
+        tops ^= 1 << t
+    return None
+
+
+def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: str, rank: str, kinds: Any,
+                     above: int | None = None) -> int | None:
+    """The score of the strongest set of `size` cards made of every component of `held`, one
+    card for each list of `wild` (a wild slot: a card of any suit whose rank is one of its list)
+    and `size - size(held) - size(wild)` components of `pool`, when it is above `above` (none
+    when no such set scores more than `above`, or when none can be made at all).
+
+    A card is a component with a `suit` field (any hashable value) and a `rank` field (an int,
+    0 or more); components of `pool` without both are not cards and are left out (a zone that
+    holds other things too). `pool`: a zone, a list of zones (their cards together) or a list
+    of components. `kinds`: a map {kind: base} of the kinds of sets that score, among
+    "suited_run" (one suit, consecutive ranks), "same_rank" (one rank), "suited" (one suit),
+    "run" (consecutive ranks) and "any" (every set); a set scores the largest base + the sum of
+    its ranks over the kinds it is (with {"suited_run": 500, "suited": 300}, ranks 1-2-3 of one
+    suit score 506). Wild slots take distinct ranks in a run, and any suit; `held` must hold
+    distinct ranks for a run, one rank for "same_rank".
+
+    Answered directly, with no enumeration: per kind, the strongest set of that kind (runs and
+    suits from bitmasks of the pool's ranks, highest first), skipping a kind whose base plus
+    the largest sum any set could have is not above the best found. A pool of zones is
+    summarised once per zone contents (`_POOLS`), and the strongest set for given held cards,
+    wild slots, size and kinds is kept with it, so that another question with another `above`
+    (a claim at another place) only compares. Raises ValueError for an unknown kind or a rank
+    that is no int of 0 or more, KeyError when a card of `held` lacks a field, TypeError for a
+    pool mixing zones and components."""
+    held = held if held.__class__ is list else st.items(held)
+    slots = wild if wild.__class__ is list else st.items(wild)
+    cards = tuple([(c.d[suit], c.d[rank]) for c in held]) if held else ()
+    wilds = tuple([tuple(w) if w.__class__ is list else tuple(st.items(w)) for w in slots]) if slots else ()
+    last = _KINDS_SEEN.get(id(kinds))
+    if last is None or last[1] != kinds:  # a map of the rules is the same object at every call
+        items = tuple(kinds.items() if kinds.__class__ is dict else kinds)
+        if len(_KINDS_SEEN) >= _POOLS_MAX:
+            _KINDS_SEEN.clear()
+        if items not in _KIND_TOKENS and len(_KIND_TOKENS) >= _POOLS_MAX:  # numbers start again: so do the pools
+            _KIND_TOKENS.clear()
+            _KINDS_SEEN.clear()
+            _POOLS.clear()
+            _LAST_POOL[0] = _NO_POOL
+        last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)))
+    key = (last[2], size, cards, wilds)
+    p = _pool(st, pool, suit, rank)  # after the kinds: their numbers may have started again
+    memo = p.best
+    if key in memo:
+        best = memo[key]
+    else:
+        best = memo[key] = _strongest(p, cards, wilds, size, list(last[1].items()))
+    return best if best is not None and (above is None or best > above) else None
+
+
+# the kinds maps seen: a number for each (a key of `_Pool.best`) by their items, and by the map's
+# id (the map itself, which keeps the id from being reused, a copy of it, its number)
+_KIND_TOKENS: dict[tuple[Any, ...], int] = {}
+_KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int]] = {}
+
+
+def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[int, ...], ...], size: int,
+               kinds: list[tuple[str, int]]) -> int | None:
+    """`best_combination` with no `above`, of a summarised pool."""
+    m = size - len(cards) - len(wilds)
+    if m < 0 or p.total < m or not all(wilds):
+        return None
+    hsum = hmask = 0
+    suits = set()
+    ranks = []
+    for s, r in cards:
+        suits.add(s)
+        ranks.append(r)
+        hsum += r
+        hmask |= 1 << r
+    wmasks = []
+    for w in wilds:
+        mask = 0
+        for r in w:
+            mask |= 1 << r
+        wmasks.append(mask)
+        hsum += max(w)
+    # no set of any kind sums more than the held cards, each wild slot's highest rank and the
+    # pool's m highest ranks
+    most = hsum + (p.top(m) if m else 0)
+    best = None
+    distinct = hmask.bit_count() == len(ranks)
+    one_suit = len(suits) <= 1
+    for kind, base in kinds:
+        if kind not in KINDS:
+            raise ValueError(f"unknown kind of set '{kind}' (one of {', '.join(KINDS)})")
+        if best is not None and base + most <= best:
+            continue
+        need = None if best is None else best - base  # the sum to beat
+        got = None
+        if kind == "suited_run" or kind == "run":
+            if not distinct or (kind == "suited_run" and not one_suit):
+                continue
+            low = 0 if need is None else (need + size * (size - 1) // 2) // size + 1
+            if kind == "run":
+                t = _run_top(p.union() if m else 0, hmask, wmasks, size, low)
+            else:
+                t = None
+                for s in (suits if suits else p.masks if m else (None,)):  # wild slots alone: any one suit
+                    u = _run_top(p.masks.get(s, 0) if m else 0, hmask, wmasks, size, low)
+                    if u is not None:
+                        t = low = u
+                        low += 1
+            if t is not None:
+                got = size * t - size * (size - 1) // 2
+        elif kind == "same_rank":
+            if len(set(ranks)) > 1:
+                continue
+            if ranks:
+                cands: Any = ranks[:1]
+            elif m:
+                cands = [r for r, _c in p.desc()]
+            else:  # wild slots alone: a rank every one of them may take
+                common = -1
+                for wm in wmasks:
+                    common &= wm
+                cands = [r for r in range(common.bit_length() - 1, -1, -1) if common >> r & 1]
+            counts = p.counts
+            for r in cands:
+                if need is not None and size * r <= need:
+                    break
+                if counts.get(r, 0) >= m and all(wm >> r & 1 for wm in wmasks):
+                    got = size * r
+                    break
+        elif kind == "suited":
+            if not one_suit:
+                continue
+            if not m:
+                got = hsum
+            else:
+                for s in (suits if suits else p.masks):
+                    top = p.suit_top(s, m)
+                    if top is not None and (got is None or hsum + top > got):
+                        got = hsum + top
+        else:  # any
+            got = most
+        if got is not None and (best is None or base + got > best):
+            best = base + got
+    return best
+
+
 SEARCH_FUNCS: dict[str, Any] = {
     "completions": completions,
     "any_completion": any_completion,
@@ -285,4 +592,5 @@ SEARCH_FUNCS: dict[str, Any] = {
     "expand": expand,
     "group_values": group_values,
     "top_run": top_run,
+    "best_combination": best_combination,
 }
