@@ -28,6 +28,7 @@ the pool's ranks, a pool of zones summarised once per zone contents.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -274,26 +275,62 @@ KINDS = ("suited_run", "same_rank", "suited", "run", "any")
 
 
 class _Pool:
-    """What `best_combination` reads of a pool of cards: `masks` {suit: bitmask of the ranks of
-    that suit present (bit r for rank r)}, `counts` {rank: how many cards}, `total` (cards),
-    `groups` (one {suit: [ranks]} per list summarised, merged per suit on first use) and
-    `best` (answers already given for this pool, see `best_combination`)."""
+    """What `best_combination` reads of a pool of cards: `groups` {suit: [ranks]} (in pool
+    order; sorted, highest first, per suit on first use), `masks` {suit: bitmask of the ranks
+    of that suit (bit r for rank r)}, `total` (cards), and, on first use, the ranks of any suit
+    (`union`) and, when a suit holds a rank twice, the counts of the ranks. `best` holds what is
+    known of the strongest set for given held cards, wild slots, size and kinds: (its score,
+    True), or (a score it does not exceed, False), when the pool is `kept` (in `_POOLS`)."""
 
-    __slots__ = ("masks", "counts", "total", "groups", "best", "_desc", "_suits", "_union")
+    __slots__ = ("groups", "masks", "total", "best", "kept", "_dups", "_desc", "_sorted", "_union")
 
-    def __init__(self, masks: dict[Any, int], counts: dict[int, int], total: int, groups: list[dict[Any, list[int]]]):
-        self.masks, self.counts, self.total, self.groups = masks, counts, total, groups
-        self.best: dict[tuple[Any, ...], int | None] = {}
+    def __init__(self, groups: dict[Any, list[int]], kept: bool = False):
+        self.groups, self.kept = groups, kept
+        masks: dict[Any, int] = {}
+        total = distinct = 0
+        bits = _BITS.__getitem__
+        try:
+            for s, g in groups.items():
+                present = set(g)
+                masks[s] = sum(map(bits, present))  # the usual case: small ranks, bits from a table
+                total += len(g)
+                distinct += len(present)
+        except (KeyError, TypeError):  # ranks of 64 or more (or no ints, raised below)
+            masks, total, distinct = {}, 0, 0
+            for s, g in groups.items():
+                m = 0
+                for r in g:
+                    if r.__class__ is not int or r < 0:
+                        raise ValueError(f"a rank is an int, 0 or more, not {r!r}") from None
+                    m |= 1 << r
+                masks[s] = m
+                total += len(g)
+                distinct += m.bit_count()
+        self.masks, self.total = masks, total
+        self._dups = total != distinct  # a rank twice in a suit
+        self.best: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
         self._desc: list[tuple[int, int]] | None = None
-        self._suits: dict[Any, list[int]] = {}
+        self._sorted: set[Any] = set()
         self._union = -1
 
-    def desc(self) -> list[tuple[int, int]]:
-        """(rank, count) of the ranks present, highest first."""
+    def _counts(self) -> dict[int, int]:
+        """{rank: cards of that rank}, when some suit has a rank twice (else the masks tell)."""
         desc = self._desc
         if desc is None:
-            desc = self._desc = sorted(self.counts.items(), reverse=True)
-        return desc
+            desc = self._desc = sorted(Counter(itertools.chain.from_iterable(self.groups.values())).items(), reverse=True)
+        return dict(desc)
+
+    def count(self, r: int) -> int:
+        """How many cards have rank r."""
+        if self._dups:
+            return self._counts().get(r, 0)
+        bit = 1 << r
+        return sum(1 for m in self.masks.values() if m & bit)
+
+    def ranks(self) -> list[int]:
+        """The ranks present, highest first."""
+        u = self.union()
+        return [r for r in range(u.bit_length() - 1, -1, -1) if u >> r & 1]
 
     def union(self) -> int:
         """The bitmask of the ranks present in any suit."""
@@ -307,67 +344,46 @@ class _Pool:
     def top(self, m: int) -> int:
         """The sum of the m highest ranks (the pool holds at least m cards)."""
         total = 0
-        for r, c in self.desc():
-            if c >= m:
-                return total + m * r
-            total += c * r
+        u = self.union()
+        while m > 0 and u:
+            r = u.bit_length() - 1
+            c = self.count(r)
+            total += (c if c < m else m) * r
             m -= c
+            u ^= 1 << r
         return total
 
     def suit_top(self, suit: Any, m: int) -> int | None:
         """The sum of the m highest ranks of one suit; none when it has fewer than m cards."""
-        ranks = self._suits.get(suit)
-        if ranks is None:
-            ranks = self._suits[suit] = sorted((r for g in self.groups for r in g.get(suit, ())), reverse=True)
+        ranks = self.groups.get(suit, [])
+        if suit not in self._sorted:
+            ranks.sort(reverse=True)
+            self._sorted.add(suit)
         return sum(ranks[:m]) if len(ranks) >= m else None
 
 
-def _summary(cards: Any, suit: str, rank: str) -> _Pool:
-    """The `_Pool` of one list of components; those without both fields are left out."""
-    masks: dict[Any, int] = {}
-    counts: dict[int, int] = {}
-    group: dict[Any, list[int]] = {}
-    total = 0
-    for c in cards:
-        d = c.d
-        if suit in d and rank in d:
-            s, r = d[suit], d[rank]
-            if r.__class__ is not int or r < 0:
-                raise ValueError(f"{c.name}: a rank is an int, 0 or more, not {r!r}")
-            masks[s] = masks.get(s, 0) | 1 << r
-            counts[r] = counts.get(r, 0) + 1
-            group.setdefault(s, []).append(r)
-            total += 1
-    return _Pool(masks, counts, total, [group])
-
-
-def _merge(parts: list[_Pool]) -> _Pool:
-    masks: dict[Any, int] = {}
-    counts: dict[int, int] = {}
-    for p in parts:
-        for s, m in p.masks.items():
-            masks[s] = masks.get(s, 0) | m
-        for r, c in p.counts.items():
-            counts[r] = counts.get(r, 0) + c
-    return _Pool(masks, counts, sum(p.total for p in parts), [g for p in parts for g in p.groups])
+def _summary(lists: Any, suit: str, rank: str) -> _Pool:
+    """The `_Pool` of the components of some lists; those without both fields are left out."""
+    groups: dict[Any, list[int]] = {}
+    for cards in lists:
+        for c in cards:
+            d = c.d
+            try:
+                groups[d[suit]].append(d[rank])
+            except KeyError:  # a suit not seen yet, or no card
+                if suit in d and rank in d:
+                    groups[d[suit]] = [d[rank]]
+    return _Pool(groups)
 
 
 # Pools by the identity (and length) of the zone lists summarised. Zone lists are never changed
 # in place once a game runs (copy-on-write, runtime.state.move_items; setup only appends, which
-# the length tells), so a zone that has not changed since the last question is not read again,
+# the length tells), so zones that have not changed since the last question are not read again,
 # in this state or in a clone. The cache holds the lists it keys, so their ids are not reused
-# while it does.
+# while it does; it is small, as a game's zones soon change for good.
 _POOLS: dict[tuple[Any, ...], tuple[Any, _Pool]] = {}
-_POOLS_MAX = 4096
-_EMPTY_POOL = _Pool({}, {}, 0, [])
-
-
-def _cached(key: tuple[Any, ...], lists: Any, make: Callable[[], _Pool]) -> _Pool:
-    if len(_POOLS) >= _POOLS_MAX:
-        _POOLS.clear()
-    p = make()
-    _POOLS[key] = (lists, p)
-    return p
+_POOLS_MAX = 256
+_EMPTY_POOL = _Pool({})
 
 
 def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
@@ -380,7 +396,7 @@ def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
     if not pool:
         return _EMPTY_POOL
     if pool[0].__class__ is not ZoneRef:
-        return _summary(pool, suit, rank)
+        return _summary([pool], suit, rank)
     zones = st.zones
     last = _LAST_POOL[0]  # one read: another thread may replace it meanwhile
     if suit == last[1] and rank == last[2] and len(pool) == len(last[3]):  # the same zones, unchanged, as last time
@@ -389,17 +405,6 @@ def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
                 break
         else:
             return last[4]
-    p = _pool_of_zones(zones, pool, suit, rank)
-    _LAST_POOL[0] = (None, suit, rank, [(zones[x.idx], len(zones[x.idx])) for x in pool], p)
-    return p
-
-
-# (unused, suit, rank, the lists and lengths of the zones `_pool` was given last, their pool)
-_NO_POOL: tuple[Any, ...] = (None, None, None, [], None)
-_LAST_POOL: list[tuple[Any, ...]] = [_NO_POOL]
-
-
-def _pool_of_zones(zones: list[list[Any]], pool: list[Any], suit: str, rank: str) -> _Pool:
     try:
         lists = [zones[x.idx] for x in pool]
     except AttributeError:
@@ -407,13 +412,20 @@ def _pool_of_zones(zones: list[list[Any]], pool: list[Any], suit: str, rank: str
     key = (suit, rank, *map(id, lists), *map(len, lists))
     hit = _POOLS.get(key)
     if hit is not None:
-        return hit[1]
-    parts = []
-    for x in lists:
-        k = (suit, rank, id(x), len(x))
-        one = _POOLS.get(k)
-        parts.append(one[1] if one is not None else _cached(k, x, lambda x=x: _summary(x, suit, rank)))  # type: ignore[misc]
-    return parts[0] if len(parts) == 1 else _cached(key, lists, lambda: _merge(parts))
+        p = hit[1]
+    else:
+        if len(_POOLS) >= _POOLS_MAX:
+            _POOLS.clear()
+        p = _summary(lists, suit, rank)
+        p.kept = True
+        _POOLS[key] = (lists, p)
+    _LAST_POOL[0] = (None, suit, rank, [(x, len(x)) for x in lists], p)
+    return p
+
+
+# (unused, suit, rank, the lists and lengths of the zones `_pool` was given last, their pool)
+_NO_POOL: tuple[Any, ...] = (None, None, None, [], None)
+_LAST_POOL: list[tuple[Any, ...]] = [_NO_POOL]
 
 
 def _run_top(vmask: int, rmask: int, wmasks: list[int], n: int, low: int) -> int | None:
@@ -464,9 +476,10 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
     Answered directly, with no enumeration: per kind, the strongest set of that kind (runs and
     suits from bitmasks of the pool's ranks, highest first), skipping a kind whose base plus
     the largest sum any set could have is not above the best found. A pool of zones is
-    summarised once per zone contents (`_POOLS`), and the strongest set for given held cards,
-    wild slots, size and kinds is kept with it, so that another question with another `above`
-    (a claim at another place) only compares. Raises ValueError for an unknown kind or a rank
+    summarised once per zone contents (`_POOLS`), and what an answer tells of the strongest set
+    for given held cards, wild slots, size and kinds (its score, or that none is above `above`)
+    is kept with it, so that the same question, or one with another `above` that this settles,
+    only compares. Raises ValueError for an unknown kind or a rank
     that is no int of 0 or more, KeyError when a card of `held` lacks a field, TypeError for a
     pool mixing zones and components."""
     held = held if held.__class__ is list else st.items(held)
@@ -486,12 +499,19 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
         last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)))
     key = (last[2], size, cards, wilds)
     p = _pool(st, pool, suit, rank)  # after the kinds: their numbers may have started again
+    if not p.kept:  # a pool asked about once: nothing to keep
+        return _strongest(p, cards, wilds, size, list(last[1].items()), above)
     memo = p.best
-    if key in memo:
-        best = memo[key]
-    else:
-        best = memo[key] = _strongest(p, cards, wilds, size, list(last[1].items()))
-    return best if best is not None and (above is None or best > above) else None
+    known = memo.get(key)
+    if known is not None:
+        value, exact = known
+        if exact:  # the strongest set's score (none: no set can be made)
+            return value if value is not None and (above is None or value > above) else None
+        if above is not None and value is not None and above >= value:  # no set scores more than `value`
+            return None
+    best = _strongest(p, cards, wilds, size, list(last[1].items()), above)
+    memo[key] = (best, True) if best is not None or above is None else (above, False)
+    return best
 
 
 # the kinds maps seen: a number for each (a key of `_Pool.best`) by their items, and by the map's
@@ -501,8 +521,9 @@ _KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int]] = {}
 
 
 def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[int, ...], ...], size: int,
-               kinds: list[tuple[str, int]]) -> int | None:
-    """`best_combination` with no `above`, of a summarised pool."""
+               kinds: list[tuple[str, int]], above: int | None) -> int | None:
+    """`best_combination` of a summarised pool: the strongest set's score when it is above
+    `above` (then it is the strongest of all), else none."""
     m = size - len(cards) - len(wilds)
     if m < 0 or p.total < m or not all(wilds):
         return None
@@ -521,10 +542,10 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
             mask |= 1 << r
         wmasks.append(mask)
         hsum += max(w)
-    # no set of any kind sums more than the held cards, each wild slot's highest rank and the
-    # pool's m highest ranks
-    most = hsum + (p.top(m) if m else 0)
-    best = None
+    # no set of any kind sums more than the held cards, each wild slot's highest rank and m
+    # cards of the pool's highest rank
+    most = hsum + m * (p.union().bit_length() - 1) if m else hsum
+    best, found = above, None
     distinct = hmask.bit_count() == len(ranks)
     one_suit = len(suits) <= 1
     for kind, base in kinds:
@@ -555,17 +576,16 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
             if ranks:
                 cands: Any = ranks[:1]
             elif m:
-                cands = [r for r, _c in p.desc()]
+                cands = p.ranks()
             else:  # wild slots alone: a rank every one of them may take
                 common = -1
                 for wm in wmasks:
                     common &= wm
                 cands = [r for r in range(common.bit_length() - 1, -1, -1) if common >> r & 1]
-            counts = p.counts
             for r in cands:
                 if need is not None and size * r <= need:
                     break
-                if counts.get(r, 0) >= m and all(wm >> r & 1 for wm in wmasks):
+                if p.count(r) >= m and all(wm >> r & 1 for wm in wmasks):
                     got = size * r
                     break
         elif kind == "suited":
@@ -579,10 +599,10 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
                     if top is not None and (got is None or hsum + top > got):
                         got = hsum + top
         else:  # any
-            got = most
+            got = hsum + (p.top(m) if m else 0)
         if got is not None and (best is None or base + got > best):
-            best = base + got
-    return best
+            best = found = base + got
+    return found
 
 
 SEARCH_FUNCS: dict[str, Any] = {

@@ -15,7 +15,7 @@ from hypothesis import strategies as hs
 from dsl.loader import load_from_sources
 from runtime import Game
 from runtime.builtins_search import KINDS, best_combination, ruleset_fn
-from runtime.values import Comp
+from runtime.values import Comp, ZoneRef
 
 RULES = """
 game sets_demo "best_combination"
@@ -146,3 +146,38 @@ def test_agrees_with_brute_force(held, pool, wild, size, kinds, above) -> None:
     st = _fake()
     got = best_combination(st, _cards(held, 100), wild, _cards(pool), size, "suit", "rank", kinds, above)
     assert got == _brute(held, wild, pool, size, kinds, above)
+
+
+QUERY = hs.tuples(hs.lists(CARD, max_size=2), hs.lists(hs.lists(hs.integers(0, 7), min_size=1, max_size=3), max_size=2),
+                  hs.integers(1, 4), hs.none() | hs.integers(-1, 80))
+
+
+@settings(max_examples=150, deadline=None)
+@given(first=hs.lists(CARD, max_size=6), second=hs.lists(CARD, max_size=6), queries=hs.lists(QUERY, min_size=1, max_size=8),
+       kinds=hs.dictionaries(hs.sampled_from(KINDS), hs.integers(0, 60), min_size=1))
+def test_questions_about_one_pool_of_zones_agree_with_brute_force(first, second, queries, kinds) -> None:
+    """What one answer tells of a pool of zones is kept for the next questions (another `above`,
+    the same or other held cards): each still agrees with brute force."""
+    zones = [_cards(first), _cards(second, 50)]
+    st = SimpleNamespace(items=lambda x: list(x) if x is not None else (), zones=zones)
+    refs = [ZoneRef(i, f"z{i}", "card", "public", None, False, f"z{i}") for i in range(2)]
+    for held, wild, size, above in queries * 2:
+        got = best_combination(st, _cards(held, 100), wild, refs, size, "suit", "rank", kinds, above)
+        assert got == _brute(held, wild, first + second, size, kinds, above)
+
+
+def test_a_bound_learnt_from_one_answer_settles_only_what_it_says() -> None:
+    kinds = {"suited_run": 500, "same_rank": 400, "suited": 300, "run": 200, "any": 100}
+    spec = [("a", 3), ("a", 4), ("a", 5), ("b", 5), ("c", 1)]
+    want = _brute([], [], spec, 3, kinds, None)
+    assert want == 512
+    st = SimpleNamespace(items=lambda x: list(x) if x is not None else (), zones=[_cards(spec)])
+    pool = [ZoneRef(0, "z", "card", "public", None, False, "z")]
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds, want) is None  # learnt: no more than 512
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds, want + 7) is None  # settled by it
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds, want - 1) == want  # not settled: asked again
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds, 0) == want  # now known exactly
+    st.zones[0] = st.zones[0][:4]  # a zone that changed is read again: a-3, a-4, a-5, b-5
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds) == 512
+    st.zones[0] = st.zones[0][1:]  # a-4, a-5, b-5: neither one suit nor a run
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds) == 100 + 14
