@@ -498,7 +498,16 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
             _LAST_POOL[0] = _NO_POOL
         last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)))
     key = (last[2], size, cards, wilds)
-    p = _pool(st, pool, suit, rank)  # after the kinds: their numbers may have started again
+    lp = _LAST_POOL[0]  # after the kinds (their numbers may have started again); one read: a thread may replace it
+    p = lp[4]
+    if pool.__class__ is list and suit == lp[1] and rank == lp[2] and len(pool) == len(lp[3]):
+        zones = st.zones  # the same zones, unchanged, as last time? (`_pool`, inlined for the usual case)
+        for x, (lst, n) in zip(pool, lp[3]):
+            if x.__class__ is not ZoneRef or zones[x.idx] is not lst or len(lst) != n:
+                p = _pool(st, pool, suit, rank)
+                break
+    else:
+        p = _pool(st, pool, suit, rank)
     if not p.kept:  # a pool asked about once: nothing to keep
         return _strongest(p, cards, wilds, size, list(last[1].items()), above)
     memo = p.best
