@@ -181,3 +181,26 @@ def test_a_bound_learnt_from_one_answer_settles_only_what_it_says() -> None:
     assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds) == 512
     st.zones[0] = st.zones[0][1:]  # a-4, a-5, b-5: neither one suit nor a run
     assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds) == 100 + 14
+
+
+@settings(max_examples=60, deadline=None)
+@given(cards=hs.lists(CARD, min_size=4, max_size=16, unique=True),
+       steps=hs.lists(hs.tuples(hs.integers(0, 1), hs.sampled_from(["top", "end", "any"]), hs.integers(0, 99)), max_size=12),
+       kinds=hs.dictionaries(hs.sampled_from(KINDS), hs.integers(0, 60), min_size=1))
+def test_zones_changed_a_card_at_a_time_agree_with_their_cards(cards, steps, kinds) -> None:
+    """Cards move one at a time between two zones (from the top, the end or the middle, to the
+    top or the end, as draws and plays do): what is known of the zones follows them."""
+    comps = _cards(cards)
+    zones = [comps[: len(comps) // 2], comps[len(comps) // 2:]]
+    st = SimpleNamespace(items=lambda x: list(x) if x is not None else (), zones=zones)
+    refs = [ZoneRef(i, f"z{i}", "card", "public", None, False, f"z{i}") for i in range(2)]
+    for src, where, k in steps:
+        if not zones[src]:
+            continue
+        i = 0 if where == "top" else len(zones[src]) - 1 if where == "end" else k % len(zones[src])
+        card = zones[src][i]
+        zones[src] = zones[src][:i] + zones[src][i + 1:]  # copy-on-write, as runtime.state does
+        zones[1 - src] = [card] + zones[1 - src] if k % 2 else zones[1 - src] + [card]
+        for size in (2, 3):
+            got = best_combination(st, [], [], refs, size, "suit", "rank", kinds)
+            assert got == best_combination(st, [], [], zones[0] + zones[1], size, "suit", "rank", kinds)
