@@ -28,8 +28,10 @@ the pool's ranks, a pool of zones summarised once per zone contents.
 from __future__ import annotations
 
 import itertools
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from runtime.values import ZoneRef
@@ -276,8 +278,7 @@ KINDS = ("suited_run", "same_rank", "suited", "run", "any")
 
 class _Pool:
     """What `best_combination` reads of a pool of cards: `groups` {suit: [ranks]} (in pool
-    order; sorted, highest first, per suit on first use; none when no suit holds a rank twice
-    and the masks tell all), `masks` {suit: bitmask of the ranks
+    order; sorted, highest first, per suit on first use), `masks` {suit: bitmask of the ranks
     of that suit (bit r for rank r)}, `total` (cards), and, on first use, the ranks of any suit
     (`union`) and, when a suit holds a rank twice, the counts of the ranks. `best` holds what is
     known of the strongest set for given held cards, wild slots, size and kinds: (its score,
@@ -285,27 +286,16 @@ class _Pool:
 
     __slots__ = ("groups", "masks", "total", "best", "kept", "_dups", "_desc", "_sorted", "_union")
 
-    def __init__(self, groups: dict[Any, list[int]] | None, kept: bool = False,
-                 masks_total: tuple[dict[Any, int], int] | None = None):
+    def __init__(self, groups: dict[Any, list[int]], kept: bool = False):
         self.groups, self.kept = groups, kept
-        self.best: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
-        self._desc: list[tuple[int, int]] | None = None
-        self._sorted: set[Any] = set()
-        self._union = -1
-        if groups is None:  # a pool known by its masks alone: no suit holds a rank twice
-            assert masks_total is not None
-            self.masks, self.total = masks_total
-            self._dups = False
-            return
         masks: dict[Any, int] = {}
         total = distinct = 0
         bits = _BITS.__getitem__
         try:
             for s, g in groups.items():
-                present = set(g)
-                masks[s] = sum(map(bits, present))  # the usual case: small ranks, bits from a table
+                m = masks[s] = reduce(or_, map(bits, g), 0)  # the usual case: small ranks, bits from a table
                 total += len(g)
-                distinct += len(present)
+                distinct += m.bit_count()
         except (KeyError, TypeError):  # ranks of 64 or more (or no ints, raised below)
             masks, total, distinct = {}, 0, 0
             for s, g in groups.items():
@@ -319,12 +309,15 @@ class _Pool:
                 distinct += m.bit_count()
         self.masks, self.total = masks, total
         self._dups = total != distinct  # a rank twice in a suit
+        self.best: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
+        self._desc: list[tuple[int, int]] | None = None
+        self._sorted: set[Any] = set()
+        self._union = -1
 
     def _counts(self) -> dict[int, int]:
         """{rank: cards of that rank}, when some suit has a rank twice (else the masks tell)."""
         desc = self._desc
         if desc is None:
-            assert self.groups is not None  # (a pool of masks alone has no rank twice in a suit)
             desc = self._desc = sorted(Counter(itertools.chain.from_iterable(self.groups.values())).items(), reverse=True)
         return dict(desc)
 
@@ -363,15 +356,6 @@ class _Pool:
 
     def suit_top(self, suit: Any, m: int) -> int | None:
         """The sum of the m highest ranks of one suit; none when it has fewer than m cards."""
-        if self.groups is None:  # the highest bits of its mask
-            mask, total = self.masks.get(suit, 0), 0
-            if mask.bit_count() < m:
-                return None
-            for _ in range(m):
-                r = mask.bit_length() - 1
-                total += r
-                mask ^= 1 << r
-            return total
         ranks = self.groups.get(suit, [])
         if suit not in self._sorted:
             ranks.sort(reverse=True)
@@ -381,16 +365,15 @@ class _Pool:
 
 def _summary(lists: Any, suit: str, rank: str) -> _Pool:
     """The `_Pool` of the components of some lists; those without both fields are left out."""
-    groups: dict[Any, list[int]] = {}
+    groups: defaultdict[Any, list[int]] = defaultdict(list)
     for cards in lists:
         for c in cards:
             d = c.d
             try:
                 groups[d[suit]].append(d[rank])
-            except KeyError:  # a suit not seen yet, or no card
-                if suit in d and rank in d:
-                    groups[d[suit]] = [d[rank]]
-    return _Pool(groups)
+            except KeyError:  # no card (a suit without a rank leaves an empty group: no card either)
+                continue
+    return _Pool(dict(groups))
 
 
 # Pools by the identity (and length) of the zone lists summarised. Zone lists are never changed
@@ -401,84 +384,6 @@ def _summary(lists: Any, suit: str, rank: str) -> _Pool:
 _POOLS: dict[tuple[Any, ...], tuple[Any, _Pool]] = {}
 _POOLS_MAX = 256
 _EMPTY_POOL = _Pool({})
-
-
-# The masks of each zone's cards ({suit: mask}, their number), by (suit, rank, zone index), with
-# the zone list they describe: a zone that changed is summarised again from the cards that
-# left it and the cards that came (a draw, a card played), not from all of them.
-_ZONES: dict[tuple[Any, ...], tuple[list[Any], int, dict[Any, int], int]] = {}
-
-
-def _zone_masks(idx: int, cards: list[Any], suit: str, rank: str) -> tuple[dict[Any, int], int] | None:
-    """({suit: mask of its ranks}, cards) of one zone's list; none when a suit holds a rank twice
-    or a rank is no int of 0-63 (then the cards are grouped, `_summary`)."""
-    key = (suit, rank, idx)
-    prev = _ZONES.get(key)
-    if prev is not None:
-        old, n, masks, total = prev
-        if old is cards and n == len(cards):
-            return masks, total
-        if abs(len(cards) - n) <= 4 and n == len(old):
-            gone, came = _difference(old, cards)
-            if len(gone) + len(came) <= 6:
-                masks = dict(masks)
-                for c in gone:
-                    d = c.d
-                    if suit in d and rank in d:
-                        masks[d[suit]] &= ~_BITS[d[rank]]
-                        total -= 1
-                done = _add_masks(came, masks, total, suit, rank)
-                if done is not None:
-                    _ZONES[key] = (cards, len(cards), masks, done)
-                    return masks, done
-    masks = {}
-    total = _add_masks(cards, masks, 0, suit, rank)
-    if total is None:
-        return None
-    if len(_ZONES) >= _POOLS_MAX:
-        _ZONES.clear()
-    _ZONES[key] = (cards, len(cards), masks, total)
-    return masks, total
-
-
-def _difference(old: list[Any], new: list[Any]) -> tuple[Any, Any]:
-    """(the elements of `old` not in `new`, those of `new` not in `old`): one taken from either
-    end or added at either end (a draw, a card put back) found by comparing the rest."""
-    k = len(new) - len(old)
-    if k == -1:
-        if new == old[1:]:
-            return (old[0],), ()
-        if new == old[:-1]:
-            return (old[-1],), ()
-    elif k == 1:
-        if new[:-1] == old:
-            return (), (new[-1],)
-        if new[1:] == old:
-            return (), (new[0],)
-    a, b = set(old), set(new)
-    return a - b, b - a
-
-
-def _add_masks(cards: Any, masks: dict[Any, int], total: int, suit: str, rank: str) -> int | None:
-    """Add the cards' ranks to `masks` (in place); the new number of cards, or none when a suit
-    would hold a rank twice or a rank is no int of 0-63."""
-    bits = _BITS
-    for c in cards:
-        d = c.d
-        try:
-            s, b = d[suit], bits[d[rank]]
-        except KeyError:
-            if suit in d and rank in d:  # a rank outside the table
-                return None
-            continue
-        except TypeError:  # an unhashable rank: `_summary` says what is wrong
-            return None
-        m = masks.get(s, 0)
-        if m & b:  # a rank twice in a suit
-            return None
-        masks[s] = m | b
-        total += 1
-    return total
 
 
 def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
@@ -492,14 +397,7 @@ def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
         return _EMPTY_POOL
     if pool[0].__class__ is not ZoneRef:
         return _summary([pool], suit, rank)
-    zones = st.zones
-    last = _LAST_POOL[0]  # one read: another thread may replace it meanwhile
-    if suit == last[1] and rank == last[2] and len(pool) == len(last[3]):  # the same zones, unchanged, as last time
-        for x, (lst, n) in zip(pool, last[3]):
-            if zones[x.idx] is not lst or len(lst) != n:
-                break
-        else:
-            return last[4]
+    zones = st.zones  # (the same zones as last time, unchanged, are found by best_combination)
     try:
         lists = [zones[x.idx] for x in pool]
     except AttributeError:
@@ -511,28 +409,11 @@ def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
     else:
         if len(_POOLS) >= _POOLS_MAX:
             _POOLS.clear()
-        p = _pool_of_masks([_zone_masks(x.idx, lst, suit, rank) for x, lst in zip(pool, lists)]) or _summary(lists, suit, rank)
+        p = _summary(lists, suit, rank)
         p.kept = True
         _POOLS[key] = (lists, p)
     _LAST_POOL[0] = (None, suit, rank, [(x, len(x)) for x in lists], p)
     return p
-
-
-def _pool_of_masks(parts: list[tuple[dict[Any, int], int] | None]) -> _Pool | None:
-    """The pool of zones known by their masks; none when one is not, or two share a card's
-    suit and rank (a rank twice in a suit)."""
-    masks: dict[Any, int] = {}
-    total = 0
-    for part in parts:
-        if part is None:
-            return None
-        for s, m in part[0].items():
-            have = masks.get(s, 0)
-            if have & m:
-                return None
-            masks[s] = have | m
-        total += part[1]
-    return _Pool(None, masks_total=(masks, total))
 
 
 # (unused, suit, rank, the lists and lengths of the zones `_pool` was given last, their pool)
