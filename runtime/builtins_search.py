@@ -382,7 +382,7 @@ def _summary(lists: Any, suit: str, rank: str) -> _Pool:
 # in this state or in a clone. The cache holds the lists it keys, so their ids are not reused
 # while it does; it is small, as a game's zones soon change for good.
 _POOLS: dict[tuple[Any, ...], tuple[Any, _Pool]] = {}
-_POOLS_MAX = 256
+_POOLS_MAX = 16
 _EMPTY_POOL = _Pool({})
 
 
@@ -489,7 +489,10 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
             _KINDS_SEEN.clear()
             _POOLS.clear()
             _LAST_POOL[0] = _NO_POOL
-        last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)))
+        for kind, _base in items:
+            if kind not in KINDS:
+                raise ValueError(f"unknown kind of set '{kind}' (one of {', '.join(KINDS)})")
+        last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)), items)
     key = (last[2], size, cards, wilds)
     lp = _LAST_POOL[0]  # after the kinds (their numbers may have started again); one read: a thread may replace it
     p = lp[4]
@@ -502,7 +505,7 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
     else:
         p = _pool(st, pool, suit, rank)
     if not p.kept:  # a pool asked about once: nothing to keep
-        return _strongest(p, cards, wilds, size, list(last[1].items()), above)
+        return _strongest(p, cards, wilds, size, last[3], above)
     memo = p.best
     known = memo.get(key)
     if known is not None:
@@ -511,19 +514,19 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
             return value if value is not None and (above is None or value > above) else None
         if above is not None and value is not None and above >= value:  # no set scores more than `value`
             return None
-    best = _strongest(p, cards, wilds, size, list(last[1].items()), above)
+    best = _strongest(p, cards, wilds, size, last[3], above)
     memo[key] = (best, True) if best is not None or above is None else (above, False)
     return best
 
 
 # the kinds maps seen: a number for each (a key of `_Pool.best`) by their items, and by the map's
-# id (the map itself, which keeps the id from being reused, a copy of it, its number)
+# id (the map itself, which keeps the id from being reused, a copy of it, its number, its items)
 _KIND_TOKENS: dict[tuple[Any, ...], int] = {}
-_KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int]] = {}
+_KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int, tuple[tuple[str, int], ...]]] = {}
 
 
 def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[int, ...], ...], size: int,
-               kinds: list[tuple[str, int]], above: int | None) -> int | None:
+               kinds: tuple[tuple[str, int], ...], above: int | None) -> int | None:
     """`best_combination` of a summarised pool: the strongest set's score when it is above
     `above` (then it is the strongest of all), else none."""
     m = size - len(cards) - len(wilds)
@@ -551,8 +554,6 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
     distinct = hmask.bit_count() == len(ranks)
     one_suit = len(suits) <= 1
     for kind, base in kinds:
-        if kind not in KINDS:
-            raise ValueError(f"unknown kind of set '{kind}' (one of {', '.join(KINDS)})")
         if best is not None and base + most <= best:
             continue
         need = None if best is None else best - base  # the sum to beat
