@@ -40,6 +40,7 @@ BUILTINS: dict[str, tuple[int, int, str | None]] = {
     "expand": (2, 3, "list:list:any"),
     "group_values": (3, 4, "map:any|list:any"),
     "top_run": (2, 4, "int"),
+    "best_combination": (7, 8, "int"),
     "tally": (2, 3, "map:any|int"),
 }
 GEN_BUILTINS = {"any": "bool", "all": "bool", "sum": "int", "count": "int", "min": "any", "max": "any", "list": "list:any",

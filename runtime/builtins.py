@@ -204,4 +204,5 @@ FUNCS: dict[str, Any] = {
     "expand": SEARCH_FUNCS["expand"],
     "group_values": SEARCH_FUNCS["group_values"],
     "top_run": SEARCH_FUNCS["top_run"],
+    "best_combination": SEARCH_FUNCS["best_combination"],
 }

@@ -7,6 +7,7 @@ the alternatives each element may stand for.
     expand(items, alternatives, args)             lazy: every choice of one alternative per item (cartesian product)
     group_values(items, key, value, keys)         {k: the `value` fields of the items whose `key` field is k, highest first}
     top_run(values, n, required, wild)            the top of the highest run of n consecutive integers (or none), wild slots filling gaps
+    best_combination(held, wild, pool, size, suit, rank, kinds, above)   the score of the strongest set of cards (or none)
 
 `pred`, `viable`, `key`, `bound` and `alternatives` name functions of the ruleset (as text, e.g.
 `"beats"`); each is called with the candidate list first, then the elements of `args`:
@@ -19,14 +20,21 @@ enumerating every combination; they must never be too pessimistic, or answers ar
 `group_values` and `top_run` are for the other way of answering such a quantifier: directly,
 by the strongest completion of each kind (a run, a set of one value, a group of one key), as a
 hand-written proof does; they do in one pass over a pool what would otherwise be a loop per
-key or per candidate run in the rule language.
+key or per candidate run in the rule language. `best_combination` answers the whole of such a
+quantifier over sets of cards (a suit and a rank each) scored by kind: per kind from bitmasks of
+the pool's ranks, a pool of zones summarised once per zone contents.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
+from functools import reduce
+from operator import or_
 from typing import Any
+
+from runtime.values import ZoneRef
 
 
 def ruleset_fn(st: Any, name: Any, arity: int | None = None) -> Callable[..., Any]:
@@ -213,8 +221,7 @@ _BITS = {v: 1 << v for v in range(64)}
 
 def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[int]]) -> int | None:
     """`top_run` with wild slots (at least one): see there."""
-    k = len(slots)
-    if n < 1 or len(set(req)) != len(req) or len(req) + k > n or not all(slots):
+    if n < 1 or len(set(req)) != len(req) or len(req) + len(slots) > n or not all(slots):
         return None
     base = 0
     try:  # the usual case: small values, bits from a table
@@ -242,24 +249,8 @@ def _top_run_wild(values: list[int], n: int, req: list[int], slots: list[list[in
             for v in sl:
                 m |= 1 << (v - base)
             wmasks.append(m)
-    covered = vmask | rmask
-    for m in wmasks:
-        covered |= m
-    tops = covered  # the tops of the runs every value of which something can fill
-    for j in range(1, n):
-        tops &= covered << j
-    if req:  # runs holding every required value
-        lo, hi = max(req) - base, min(req) + n - 1 - base
-        tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
-    full = (1 << n) - 1
-    while tops:  # highest first
-        t = tops.bit_length() - 1
-        open_ = (full << (t - n + 1)) & ~rmask  # the values the wild slots and `values` fill
-        missing = open_ & ~vmask  # those only a wild slot can fill
-        if missing.bit_count() <= k and _assign(wmasks, 0, open_, missing):
-            return t + base
-        tops ^= 1 << t
-    return None
+    t = _run_top(vmask, rmask, wmasks, n, 0)
+    return None if t is None else t + base
 
 
 def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
@@ -278,6 +269,345 @@ def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
     return False
 
 
+
+
+# ---- best_combination: the strongest set of cards made of held cards, wild slots and a pool ----
+
+KINDS = ("suited_run", "same_rank", "suited", "run", "any")
+
+
+class _Pool:
+    """What `best_combination` reads of a pool of cards: `groups` {suit: [ranks]} (in pool
+    order; sorted, highest first, per suit on first use), `masks` {suit: bitmask of the ranks
+    of that suit (bit r for rank r)}, `total` (cards), and, on first use, the ranks of any suit
+    (`union`) and, when a suit holds a rank twice, the counts of the ranks. `best` holds what is
+    known of the strongest set for given held cards, wild slots, size and kinds: (its score,
+    True), or (a score it does not exceed, False), when the pool is `kept` (in `_POOLS`)."""
+
+    __slots__ = ("groups", "masks", "total", "best", "kept", "_dups", "_desc", "_sorted", "_union")
+
+    def __init__(self, groups: dict[Any, list[int]], kept: bool = False):
+        self.groups, self.kept = groups, kept
+        masks: dict[Any, int] = {}
+        total = distinct = 0
+        bits = _BITS.__getitem__
+        try:
+            for s, g in groups.items():
+                m = masks[s] = reduce(or_, map(bits, g), 0)  # the usual case: small ranks, bits from a table
+                total += len(g)
+                distinct += m.bit_count()
+        except (KeyError, TypeError):  # ranks of 64 or more (or no ints, raised below)
+            masks, total, distinct = {}, 0, 0
+            for s, g in groups.items():
+                m = 0
+                for r in g:
+                    if r.__class__ is not int or r < 0:
+                        raise ValueError(f"a rank is an int, 0 or more, not {r!r}") from None
+                    m |= 1 << r
+                masks[s] = m
+                total += len(g)
+                distinct += m.bit_count()
+        self.masks, self.total = masks, total
+        self._dups = total != distinct  # a rank twice in a suit
+        self.best: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
+        self._desc: list[tuple[int, int]] | None = None
+        self._sorted: set[Any] = set()
+        self._union = -1
+
+    def _counts(self) -> dict[int, int]:
+        """{rank: cards of that rank}, when some suit has a rank twice (else the masks tell)."""
+        desc = self._desc
+        if desc is None:
+            desc = self._desc = sorted(Counter(itertools.chain.from_iterable(self.groups.values())).items(), reverse=True)
+        return dict(desc)
+
+    def count(self, r: int) -> int:
+        """How many cards have rank r."""
+        if self._dups:
+            return self._counts().get(r, 0)
+        bit = 1 << r
+        return sum(1 for m in self.masks.values() if m & bit)
+
+    def ranks(self) -> list[int]:
+        """The ranks present, highest first."""
+        u = self.union()
+        return [r for r in range(u.bit_length() - 1, -1, -1) if u >> r & 1]
+
+    def union(self) -> int:
+        """The bitmask of the ranks present in any suit."""
+        if self._union < 0:
+            u = 0
+            for m in self.masks.values():
+                u |= m
+            self._union = u
+        return self._union
+
+    def top(self, m: int) -> int:
+        """The sum of the m highest ranks (the pool holds at least m cards)."""
+        total = 0
+        u = self.union()
+        while m > 0 and u:
+            r = u.bit_length() - 1
+            c = self.count(r)
+            total += (c if c < m else m) * r
+            m -= c
+            u ^= 1 << r
+        return total
+
+    def suit_top(self, suit: Any, m: int) -> int | None:
+        """The sum of the m highest ranks of one suit; none when it has fewer than m cards."""
+        ranks = self.groups.get(suit, [])
+        if suit not in self._sorted:
+            ranks.sort(reverse=True)
+            self._sorted.add(suit)
+        return sum(ranks[:m]) if len(ranks) >= m else None
+
+
+def _summary(lists: Any, suit: str, rank: str) -> _Pool:
+    """The `_Pool` of the components of some lists; those without both fields are left out."""
+    groups: defaultdict[Any, list[int]] = defaultdict(list)
+    for cards in lists:
+        for c in cards:
+            d = c.d
+            try:
+                groups[d[suit]].append(d[rank])
+            except KeyError:  # no card (a suit without a rank leaves an empty group: no card either)
+                continue
+    return _Pool(dict(groups))
+
+
+# Pools by the identity (and length) of the zone lists summarised. Zone lists are never changed
+# in place once a game runs (copy-on-write, runtime.state.move_items; setup only appends, which
+# the length tells), so zones that have not changed since the last question are not read again,
+# in this state or in a clone. The cache holds the lists it keys, so their ids are not reused
+# while it does; it is small, as a game's zones soon change for good.
+_POOLS: dict[tuple[Any, ...], tuple[Any, _Pool]] = {}
+_POOLS_MAX = 16
+_EMPTY_POOL = _Pool({})
+
+
+def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
+    """The `_Pool` of a zone, a list of zones (their cards together) or a list of components
+    (summarised afresh: a list value, unlike a zone, may be changed in place)."""
+    if pool.__class__ is ZoneRef:
+        pool = [pool]
+    elif pool.__class__ is not list:
+        pool = list(st.items(pool))
+    if not pool:
+        return _EMPTY_POOL
+    if pool[0].__class__ is not ZoneRef:
+        return _summary([pool], suit, rank)
+    zones = st.zones  # (the same zones as last time, unchanged, are found by best_combination)
+    try:
+        lists = [zones[x.idx] for x in pool]
+    except AttributeError:
+        raise TypeError("a pool is a zone, a list of zones or a list of components, not a mix") from None
+    key = (suit, rank, *map(id, lists), *map(len, lists))
+    hit = _POOLS.get(key)
+    if hit is not None:
+        p = hit[1]
+    else:
+        if len(_POOLS) >= _POOLS_MAX:
+            _POOLS.clear()
+        p = _summary(lists, suit, rank)
+        p.kept = True
+        _POOLS[key] = (lists, p)
+    _LAST_POOL[0] = (None, suit, rank, [(x, len(x)) for x in lists], p)
+    return p
+
+
+# (unused, suit, rank, the lists and lengths of the zones `_pool` was given last, their pool)
+_NO_POOL: tuple[Any, ...] = (None, None, None, [], None)
+_LAST_POOL: list[tuple[Any, ...]] = [_NO_POOL]
+
+
+def _run_top(vmask: int, rmask: int, wmasks: list[int], n: int, low: int) -> int | None:
+    """The largest t >= low such that the ranks t-n+1 .. t are every bit of `rmask`, one bit of
+    each of `wmasks` (distinct) and bits of `vmask` for the rest; none when there is none."""
+    covered = vmask | rmask
+    for m in wmasks:
+        covered |= m
+    tops = covered
+    for j in range(1, n):
+        tops &= covered << j
+    if low > 0:
+        tops = tops >> low << low
+    if rmask:  # runs holding every required rank
+        lo, hi = rmask.bit_length() - 1, (rmask & -rmask).bit_length() - 2 + n
+        tops = tops & ((1 << (hi + 1)) - 1) >> lo << lo if hi >= lo else 0
+    if not wmasks:
+        return tops.bit_length() - 1 if tops else None
+    k = len(wmasks)
+    full = (1 << n) - 1
+    while tops:  # highest first
+        t = tops.bit_length() - 1
+        open_ = (full << (t - n + 1)) & ~rmask  # the ranks the wild slots and the pool fill
+        missing = open_ & ~vmask  # those only a wild slot can fill
+        if missing.bit_count() <= k and _assign(wmasks, 0, open_, missing):
+            return t
+        tops ^= 1 << t
+    return None
+
+
+def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: str, rank: str, kinds: Any,
+                     above: int | None = None) -> int | None:
+    """The score of the strongest set of `size` cards made of every component of `held`, one
+    card for each list of `wild` (a wild slot: a card of any suit whose rank is one of its list)
+    and `size - size(held) - size(wild)` components of `pool`, when it is above `above` (none
+    when no such set scores more than `above`, or when none can be made at all).
+
+    A card is a component with a `suit` field (any hashable value) and a `rank` field (an int,
+    0 or more); components of `pool` without both are not cards and are left out (a zone that
+    holds other things too). `pool`: a zone, a list of zones (their cards together) or a list
+    of components. `kinds`: a map {kind: base} of the kinds of sets that score, among
+    "suited_run" (one suit, consecutive ranks), "same_rank" (one rank), "suited" (one suit),
+    "run" (consecutive ranks) and "any" (every set); a set scores the largest base + the sum of
+    its ranks over the kinds it is (with {"suited_run": 500, "suited": 300}, ranks 1-2-3 of one
+    suit score 506). Wild slots take distinct ranks in a run, and any suit; `held` must hold
+    distinct ranks for a run, one rank for "same_rank".
+
+    Answered directly, with no enumeration: per kind, the strongest set of that kind (runs and
+    suits from bitmasks of the pool's ranks, highest first), skipping a kind whose base plus
+    the largest sum any set could have is not above the best found. A pool of zones is
+    summarised once per zone contents (`_POOLS`), and what an answer tells of the strongest set
+    for given held cards, wild slots, size and kinds (its score, or that none is above `above`)
+    is kept with it, so that the same question, or one with another `above` that this settles,
+    only compares. Raises ValueError for an unknown kind or a rank
+    that is no int of 0 or more, KeyError when a card of `held` lacks a field, TypeError for a
+    pool mixing zones and components."""
+    held = held if held.__class__ is list else st.items(held)
+    slots = wild if wild.__class__ is list else st.items(wild)
+    cards = tuple([(c.d[suit], c.d[rank]) for c in held]) if held else ()
+    wilds = tuple([tuple(w) if w.__class__ is list else tuple(st.items(w)) for w in slots]) if slots else ()
+    last = _KINDS_SEEN.get(id(kinds))
+    if last is None or last[1] != kinds:  # a map of the rules is the same object at every call
+        items = tuple(kinds.items() if kinds.__class__ is dict else kinds)
+        if len(_KINDS_SEEN) >= _POOLS_MAX:
+            _KINDS_SEEN.clear()
+        if items not in _KIND_TOKENS and len(_KIND_TOKENS) >= _POOLS_MAX:  # numbers start again: so do the pools
+            _KIND_TOKENS.clear()
+            _KINDS_SEEN.clear()
+            _POOLS.clear()
+            _LAST_POOL[0] = _NO_POOL
+        for kind, _base in items:
+            if kind not in KINDS:
+                raise ValueError(f"unknown kind of set '{kind}' (one of {', '.join(KINDS)})")
+        last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)), items)
+    key = (last[2], size, cards, wilds)
+    lp = _LAST_POOL[0]  # after the kinds (their numbers may have started again); one read: a thread may replace it
+    p = lp[4]
+    if pool.__class__ is list and suit == lp[1] and rank == lp[2] and len(pool) == len(lp[3]):
+        zones = st.zones  # the same zones, unchanged, as last time? (`_pool`, inlined for the usual case)
+        for x, (lst, n) in zip(pool, lp[3]):
+            if x.__class__ is not ZoneRef or zones[x.idx] is not lst or len(lst) != n:
+                p = _pool(st, pool, suit, rank)
+                break
+    else:
+        p = _pool(st, pool, suit, rank)
+    if not p.kept:  # a pool asked about once: nothing to keep
+        return _strongest(p, cards, wilds, size, last[3], above)
+    memo = p.best
+    known = memo.get(key)
+    if known is not None:
+        value, exact = known
+        if exact:  # the strongest set's score (none: no set can be made)
+            return value if value is not None and (above is None or value > above) else None
+        if above is not None and value is not None and above >= value:  # no set scores more than `value`
+            return None
+    best = _strongest(p, cards, wilds, size, last[3], above)
+    memo[key] = (best, True) if best is not None or above is None else (above, False)
+    return best
+
+
+# the kinds maps seen: a number for each (a key of `_Pool.best`) by their items, and by the map's
+# id (the map itself, which keeps the id from being reused, a copy of it, its number, its items)
+_KIND_TOKENS: dict[tuple[Any, ...], int] = {}
+_KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int, tuple[tuple[str, int], ...]]] = {}
+
+
+def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[int, ...], ...], size: int,
+               kinds: tuple[tuple[str, int], ...], above: int | None) -> int | None:
+    """`best_combination` of a summarised pool: the strongest set's score when it is above
+    `above` (then it is the strongest of all), else none."""
+    m = size - len(cards) - len(wilds)
+    if m < 0 or p.total < m or not all(wilds):
+        return None
+    hsum = hmask = 0
+    suits = set()
+    ranks = []
+    for s, r in cards:
+        suits.add(s)
+        ranks.append(r)
+        hsum += r
+        hmask |= 1 << r
+    wmasks = []
+    for w in wilds:
+        mask = 0
+        for r in w:
+            mask |= 1 << r
+        wmasks.append(mask)
+        hsum += max(w)
+    # no set of any kind sums more than the held cards, each wild slot's highest rank and m
+    # cards of the pool's highest rank
+    most = hsum + m * (p.union().bit_length() - 1) if m else hsum
+    best, found = above, None
+    distinct = hmask.bit_count() == len(ranks)
+    one_suit = len(suits) <= 1
+    for kind, base in kinds:
+        if best is not None and base + most <= best:
+            continue
+        need = None if best is None else best - base  # the sum to beat
+        got = None
+        if kind == "suited_run" or kind == "run":
+            if not distinct or (kind == "suited_run" and not one_suit):
+                continue
+            low = 0 if need is None else (need + size * (size - 1) // 2) // size + 1
+            if kind == "run":
+                t = _run_top(p.union() if m else 0, hmask, wmasks, size, low)
+            else:
+                t = None
+                for s in (suits if suits else p.masks if m else (None,)):  # wild slots alone: any one suit
+                    u = _run_top(p.masks.get(s, 0) if m else 0, hmask, wmasks, size, low)
+                    if u is not None:
+                        t = low = u
+                        low += 1
+            if t is not None:
+                got = size * t - size * (size - 1) // 2
+        elif kind == "same_rank":
+            if len(set(ranks)) > 1:
+                continue
+            if ranks:
+                cands: Any = ranks[:1]
+            elif m:
+                cands = p.ranks()
+            else:  # wild slots alone: a rank every one of them may take
+                common = -1
+                for wm in wmasks:
+                    common &= wm
+                cands = [r for r in range(common.bit_length() - 1, -1, -1) if common >> r & 1]
+            for r in cands:
+                if need is not None and size * r <= need:
+                    break
+                if p.count(r) >= m and all(wm >> r & 1 for wm in wmasks):
+                    got = size * r
+                    break
+        elif kind == "suited":
+            if not one_suit:
+                continue
+            if not m:
+                got = hsum
+            else:
+                for s in (suits if suits else p.masks):
+                    top = p.suit_top(s, m)
+                    if top is not None and (got is None or hsum + top > got):
+                        got = hsum + top
+        else:  # any
+            got = hsum + (p.top(m) if m else 0)
+        if got is not None and (best is None or base + got > best):
+            best = found = base + got
+    return found
+
+
 SEARCH_FUNCS: dict[str, Any] = {
     "completions": completions,
     "any_completion": any_completion,
@@ -285,4 +615,5 @@ SEARCH_FUNCS: dict[str, Any] = {
     "expand": expand,
     "group_values": group_values,
     "top_run": top_run,
+    "best_combination": best_combination,
 }

@@ -289,7 +289,7 @@ class Gen:
         ent_state = {m for e in rs.entity_types for m in [*(v.name for v in e.vars), *(z.name for z in e.zones)]}
         safe = {"size", "count", "len", "sum", "min", "max", "any", "all", "other", "next", "first", "abs", "bundles",
                 "tally", "sorted", "argmax", "argmin", "keys", "values", "empty", "distinct", "list", "str",
-                "group_values", "top_run"}
+                "group_values", "top_run", "best_combination"}
         scalar = {"int", "bool", "str", "seat"} | set(self.enum_types)
 
         def own_pure(f: A.FnDecl) -> tuple[bool, set[str]]:

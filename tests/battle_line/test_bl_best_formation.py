@@ -1,5 +1,5 @@
 """The claim proof's formation search: the ruleset's `best_formation` (the strongest formation
-completing a side's troops and morale cards from a pool, computed type by type) equals the
+completing a side's troops and morale cards from a pool: the built-in `best_combination`) equals the
 largest strength over every completion: `best_completion` with the ruleset's own `strength` for
 troops only (also against an empty side with most troops unseen), and the independent model of
 bl_helpers, which tries every choice of every morale card (L13), when morale cards are there."""
@@ -20,11 +20,6 @@ def _game() -> Game:
     return Game.new(ruleset(), 2, seed=0)
 
 
-def _values(pool: list) -> list[int]:
-    """The pool's values, highest first, as best_formation takes them."""
-    return sorted((c.d["value"] for c in pool), reverse=True)
-
-
 @settings(max_examples=40, deadline=None)
 @given(names=st.lists(st.sampled_from(TROOPS), min_size=2, max_size=16, unique=True),
        placed=st.integers(min_value=0, max_value=2), n=st.sampled_from([3, 4]), fog=st.booleans())
@@ -32,7 +27,7 @@ def test_best_formation_is_the_best_completion(names: list[str], placed: int, n:
     g = _game()
     comps = {c.name: c for c in g.st.comps}
     theirs, pool = [comps[x] for x in names[:placed]], [comps[x] for x in names[placed:]]
-    best = ruleset_fn(g.st, "best_formation")(theirs, [], _values(pool), ruleset_fn(g.st, "values_by_colour")(pool), n, fog, -1)
+    best = ruleset_fn(g.st, "best_formation")(theirs, [], pool, n, fog, -1)
     brute = best_completion(g.st, theirs, pool, n, "strength", None, [fog])
     assert best == (-1 if brute is None else brute)
 
@@ -43,7 +38,7 @@ def test_best_formation_is_the_best_completion(names: list[str], placed: int, n:
 def test_threatened_against_an_empty_side_agrees_with_the_search(table: list[str], mine: int, n: int, fog: bool) -> None:
     g = _game()
     pool = [c for c in g.st.comps if c.kind == "troop" and c.name not in table]
-    quick = ruleset_fn(g.st, "best_formation")([], [], _values(pool), ruleset_fn(g.st, "values_by_colour")(pool), n, fog, mine)
+    quick = ruleset_fn(g.st, "best_formation")([], [], pool, n, fog, mine)
     brute = best_completion(g.st, [], pool, n, "strength", None, [fog])
     assert quick == (brute if brute > mine else -1)
 
@@ -62,8 +57,7 @@ def test_best_formation_with_morale_cards_is_the_best_choice(names: list[str], w
     choices = [ruleset_fn(g.st, "choice_values")(comps[w]) for w in wild]
     pool_comps = [comps[x] for x in pool]
     best = ruleset_fn(g.st, "best_formation")
-    by = ruleset_fn(g.st, "values_by_colour")(pool_comps)
     brute = max((strength(theirs + wild + list(c), fog) for c in itertools.combinations(pool, n - len(theirs) - len(wild))),
                 default=-1)
-    assert best([comps[x] for x in theirs], choices, _values(pool_comps), by, n, fog, -1) == brute
-    assert best([comps[x] for x in theirs], choices, _values(pool_comps), by, n, fog, above) == (brute if brute > above else -1)
+    assert best([comps[x] for x in theirs], choices, pool_comps, n, fog, -1) == brute
+    assert best([comps[x] for x in theirs], choices, pool_comps, n, fog, above) == (brute if brute > above else -1)
