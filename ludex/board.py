@@ -237,12 +237,34 @@ def zone_line(key: str, zone: Mapping[str, Any], hints: Mapping[str, Any] = _NO_
     return Flow([head, first, *rest], indent=2)
 
 
+def to_act(view: dict[str, Any]) -> list[Any]:
+    """The seats a view (`runtime.views.view`'s JSON) waits for: in a simultaneous step those
+    yet to choose (`simultaneous.waiting`), else the actor alone; [] once the game is over."""
+    if view.get("terminal"):
+        return []
+    together = view.get("simultaneous")
+    return list(together.get("waiting") or ()) if together else [view.get("actor")]
+
+
+def without_mover(sentence: str, seat: int) -> str:
+    """A sentence of a seat's own move as its list shows it: without the leading `Seat N: `
+    (a generic sentence) or `Seat N ` (a `say` template's) when N is `seat`."""
+    mover = f"Seat {seat}"
+    for head in (mover + ": ", mover + " "):
+        if sentence.startswith(head) and len(sentence) > len(head):
+            return sentence[len(head):]
+    return sentence
+
+
 def turn_line(view: dict[str, Any]) -> str:
-    """`ruleset · ply N · step S · seat K to act` (or `game over`)."""
+    """`ruleset · ply N · step S · seat K to act` (`seats 0, 2 to act` while a simultaneous step
+    waits for several; or `game over`)."""
     head = f"{view.get('ruleset', '?')} · ply {view.get('ply', 0)} · step {view.get('step', '?')}"
     if view.get("terminal"):
         return head + " · game over"
-    return head + f" · seat {view.get('actor')} to act"
+    seats = to_act(view)
+    return head + (f" · seat {seats[0]} to act" if len(seats) == 1 else
+                   f" · seats {', '.join(str(s) for s in seats)} to act")
 
 
 def outcome_line(outcome: dict[str, Any] | None) -> str:

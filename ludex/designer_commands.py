@@ -373,13 +373,12 @@ def _plain_turn(console: Console, g: Any, seat: int, moves: list[Any]) -> None:
 def plain_move_text(g: Any, seat: int, move: Any) -> str:
     """A listed move as `--plain` numbers it: its sentence (`runtime.sentences`), a pick's offer as
     `pick N of a, b, c`."""
+    from ludex.board import without_mover
     from runtime.picks import is_offer
-    from runtime.sentences import move_sentence, seat_text, value_text
+    from runtime.sentences import move_sentence, value_text
 
     args = {k: (f"pick {v['pick']} of {value_text(v['of'])}" if is_offer(v) else v) for k, v in move.args.items()}
-    sentence = move_sentence(g.ruleset, seat, move.name, args)
-    mover = seat_text(seat).capitalize() + ": "
-    return sentence[len(mover):] if sentence.startswith(mover) else sentence
+    return without_mover(move_sentence(g.ruleset, seat, move.name, args), seat)
 
 
 def _show_moves(console: Console, g: Any, events: list[Any], seat: int,

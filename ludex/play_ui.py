@@ -29,7 +29,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
-from ludex.board import board, outcome_line, turn_line
+from ludex.board import board, outcome_line, to_act, turn_line, without_mover
 from ludex.typed_moves import TypedMoveError, parse_typed_move, resolve
 from runtime import IllegalMove, Move
 from runtime.display import display_hints
@@ -61,10 +61,9 @@ def event_line(rules: Any, shown: dict[str, Any], wide: bool = True) -> Text:
 
 def move_text(rules: Any, seat: int, move: Move) -> str:
     """A legal move as the list shows it: its sentence, without the mover when the sentence
-    starts with it (every move listed is the player's own)."""
-    sentence = move_sentence(rules, seat, move.name, move.args)
-    mover = seat_text(seat).capitalize() + ": "
-    return sentence[len(mover):] if sentence.startswith(mover) else sentence
+    starts with it (every move listed is the player's own): `place (card red-3, ...)` for the
+    generic `Seat 0: place (...)`, `places red-3 on ...` for a template's `Seat 0 places ...`."""
+    return without_mover(move_sentence(rules, seat, move.name, move.args), seat)
 
 
 def final_scores(game: Any) -> dict[int, Any]:
@@ -179,7 +178,7 @@ class PlayApp(App[None]):
         g = self.game
         rules = g.ruleset
         view = g.view(self.seat)
-        turn = turn_line(view) + (" · you" if not g.terminal and view.get("actor") == self.seat else "") + (
+        turn = turn_line(view) + (" · you" if self.seat in to_act(view) else "") + (
             f" · {outcome_line(view.get('outcome'))}" if g.terminal else "")
         self.query_one("#turn", Static).update(turn)
         self.query_one("#board_view", Static).update(board(view, title="", hints=self.hints, touched=self._touched(view)))

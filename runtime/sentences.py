@@ -72,10 +72,18 @@ def fill(template: str, fields: Mapping[str, str]) -> str:
     return "".join(out)
 
 
+def _names(template: str) -> list[str]:
+    """The fields a template names (`{actor}`, `{c}`); none for a malformed one."""
+    try:
+        return [n for _lit, n, _spec, _conv in _FORMAT.parse(template) if n is not None]
+    except ValueError:
+        return []
+
+
 def move_sentence(rules: Any, seat: Any, name: str, args: Mapping[str, Any],
                   hidden: frozenset[str] = frozenset()) -> str:
-    """A move as a sentence. `rules` is the compiled `dsl.Ruleset` (its `say` templates; None:
-    the generic sentence),
+    """A move as a sentence, its first letter a capital. `rules` is the compiled `dsl.Ruleset`
+    (its `say` templates; None: the generic sentence),
     `seat` the mover, `args` the arguments as the reader sees them, `hidden` the arguments the
     reader sees only as a slot reference."""
     decl = next((m for m in rules.moves if m.name == name), None) if rules is not None else None
@@ -83,7 +91,8 @@ def move_sentence(rules: Any, seat: Any, name: str, args: Mapping[str, Any],
     if template:
         fields = {k: _shown(k, v, hidden) for k, v in args.items()}
         fields["actor"] = seat_text(seat)
-        return fill(template, fields)
+        said = fill(template, fields)
+        return said[:1].upper() + said[1:]  # a sentence: `seat 0 takes ...` -> `Seat 0 takes ...`
     order = [b.name for b in decl.params] if decl is not None else []  # the rule's own order, not the record's
     named = sorted(args, key=lambda k: order.index(k) if k in order else len(order))
     told = ", ".join(f"{words(k)} {_shown(k, args[k], hidden)}" for k in named)
@@ -114,16 +123,19 @@ def event_sentence(rules: Any, event: Mapping[str, Any]) -> str:
 
 
 def ending_sentence(rules: Any, ending: Mapping[str, Any] | None) -> str:
-    """Why the game ended (`runtime.Game.ending`) as a sentence: the ending rule's `say`
-    template when it has one, else its reason; then the rule, where it stands and the
-    rulebook section it cites; then the winners and the scores."""
+    """Why the game ended (`runtime.Game.ending`) as a sentence: the ending trigger's `say`
+    template when it has one naming no field (the ending keeps no trigger's arguments, and a
+    move's template tells the move, not the end), else the `end game` reason; then the rule,
+    where it stands and the rulebook section it cites; then the winners and the scores."""
     if not ending:
         return ""
     rule = str(ending.get("rule", ""))
     kind, _, name = rule.partition(" ")
-    decls = {"trigger": rules.triggers, "move": rules.moves}.get(kind, ()) if rules is not None else ()
+    decls = rules.triggers if rules is not None and kind == "trigger" else ()
     decl = next((d for d in decls if d.name == name), None)
-    head = getattr(decl, "say", None) or str(ending.get("reason") or "the game ended")
+    template = getattr(decl, "say", None)
+    head = (fill(template, {}) if template and not _names(template) else "") or str(
+        ending.get("reason") or "the game ended")
     where = f"{rule} at {ending['rule_source']}" if ending.get("rule_source") else rule
     cite = f": {ending['citation']}" if ending.get("citation") else ""
     winners = list(ending.get("winners") or [])

@@ -327,12 +327,12 @@ def test_replay_steps_through_the_log(game):
     assert as_seat["legal_moves"] and [dict(m, seat=seat) for m in as_seat["legal_moves"]] == referee["legal_moves"]
     # each move as a sentence too; the ending (with its rule and sentence) once the game is over
     assert len(as_seat["legal_texts"]) == len(as_seat["legal_moves"]) and as_seat["ending"] is None
-    assert all(text.startswith(f"Seat {seat}: ") for text in as_seat["legal_texts"])
-    assert as_seat["legal_texts"][0] == "Seat 0: hint colour (target 1, colour red)"
+    assert all(text.startswith(f"Seat {seat} ") for text in as_seat["legal_texts"])
+    assert as_seat["legal_texts"][0] == "Seat 0 tells seat 1 which cards are red"  # the rules' `say`
     ending = last["ending"]
     assert (ending["rule"], ending["reason"], ending["winners"], last["legal_texts"]) == (
         "trigger burnt_out", "the third fuse burnt", [0, 1], [])
-    assert ending["text"].startswith("The third fuse burnt (trigger burnt_out at hanabi/game.ludex:127: ")
+    assert ending["text"].startswith("The third fuse burnt: the fireworks are lost (trigger burnt_out at hanabi/game.ludex:127: ")
     assert replay_view(RULES, log, 4, 1 - seat)["legal_moves"] == []
     start = replay_view(RULES, log, 1, None)
     assert start["at"] == 1 and start["decision"] is None

@@ -123,7 +123,7 @@ def test_the_replay_has_the_games_seats_option_and_sentences(tally):
     third = replay_view(RULES, log, 6, 2)
     assert third["decision"] == {"step": "add", "seats": [2], "terminal": False}
     assert third["legal_moves"] == [{"name": "add", "args": {"n": 1}}, {"name": "add", "args": {"n": 2}}]
-    assert third["legal_texts"] == ["seat 2 adds 1 to the count", "seat 2 adds 2 to the count"]
+    assert third["legal_texts"] == ["Seat 2 adds 1 to the count", "Seat 2 adds 2 to the count"]
     assert third["view"]["vars"]["count"] == 6
 
 

@@ -61,12 +61,11 @@ def test_events_moves_and_details_read_as_sentences_never_json(page, live_servic
     assert rows.count() == len(log)
     for text in rows.all_inner_texts():
         assert not JSONISH.search(text), text
-    move = next(e for e in log if e["kind"] == "move")
+    move = next(e for e in log if e["kind"] == "move" and e["body"]["move"] == "place")
     args = move["body"]["args"]
     row = page.inner_text(f"#ev-{move['version']}")
-    # a generic sentence: the seat, the rule's name and every argument's value by name
-    assert f"Seat {move['body']['seat']}: {move['body']['move']}" in row
-    assert all(str(v) in row for v in args.values())
+    # the rules' `say` template: the seat and every argument's value, in a sentence
+    assert f"Seat {move['body']['seat']} places {args['card']} on seat {args['s']}'s side of {args['t']}" in row
     page.fill("#jump", str(move["version"] - 1))
     page.dispatch_event("#jump", "change")
     page.wait_for_function(f"document.body.dataset.at === '{move['version'] - 1}'")
@@ -74,7 +73,7 @@ def test_events_moves_and_details_read_as_sentences_never_json(page, live_servic
     page.wait_for_function("document.querySelectorAll('#legal li').length > 1")
     for text in page.locator("#legal li").all_inner_texts():
         assert not JSONISH.search(text), text
-        assert text.startswith(f"Seat {move['body']['seat']}: ")
+        assert text.startswith(f"Seat {move['body']['seat']} ")
     details = page.inner_text("#event-body")
     assert not JSONISH.search(details), details
 
@@ -134,13 +133,13 @@ def test_a_running_game_names_a_card_once_public_and_never_one_still_hidden(page
     laid = [e for e in theirs if e["body"]["args"]["card"] in face_up]
     assert laid
     for e in laid:  # seat 1's card, chosen from the hand seat 0 cannot see, lies face up: named
-        assert f"place (card {e['body']['args']['card']}," in page.inner_text(f"#ev-{e['version']}")
+        assert f"Seat 1 places {e['body']['args']['card']} on " in page.inner_text(f"#ev-{e['version']}")
     e = laid[-1]
     page.fill("#jump", str(e["version"]))
     page.dispatch_event("#jump", "change")
     page.wait_for_function(f"document.body.dataset.at === '{e['version']}'")
     assert f"{e['body']['args']['card']} (shown as hand[1]@" in page.inner_text("#event-body")  # and the slot it was
-    assert page.inner_text("#event-text").startswith(f"Seat 1: place (card {e['body']['args']['card']},")
+    assert page.inner_text("#event-text").startswith(f"Seat 1 places {e['body']['args']['card']} on ")
     # the cards in seat 1's hand now, which seat 0 has never seen: in no sentence and no detail
     hidden = [c["name"] for c in service.view(gid, game["tokens"][1])["view"]["zones"]["hand[1]"]["components"]]
     assert not any(e["kind"] == "show" for e in full)  # (no hand was shown in this game)

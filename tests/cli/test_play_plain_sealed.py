@@ -37,6 +37,17 @@ def test_plain_play_never_names_a_sealed_choice_before_the_reveal():
     assert "game over" in done.output
 
 
+def test_plain_play_heads_each_prompt_with_the_seats_a_simultaneous_step_still_waits_for():
+    # seat 0 (random) chooses first each round, sealed; the header over seat 1's prompt names seat 1
+    done = ludex("play", str(EXAMPLE), "--seat", "1", "--seed", "4", "--plain", input="0\n" * 20)
+    assert done.exit_code == 0, done.output
+    heads = re.findall(r"^rock_paper_scissors · ply \d+ · step throw · (.*)$", done.output, re.M)
+    assert heads and set(heads) == {"seat 1 to act", "game over"} and heads.count("game over") == 1, heads
+    first = ludex("play", str(EXAMPLE), "--seat", "0", "--seed", "4", "--plain", input="0\n" * 20)
+    heads = re.findall(r"^rock_paper_scissors · ply \d+ · step throw · (.*)$", first.output, re.M)
+    assert heads and set(heads) == {"seats 0, 1 to act", "game over"}, heads  # seat 0 chooses first: both are awaited
+
+
 # -- what `ludex play --plain` shows each seat is what the service shows that seat ------------------
 HEARTS = Path(__file__).parents[1] / "simultaneous" / "hearts_mini.ludex"
 GAMES = [b.name for b in bundled_rulesets()] + ["hearts_mini", "rock_paper_scissors"]

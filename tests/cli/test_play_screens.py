@@ -100,11 +100,11 @@ def test_at_80x24_a_player_reads_the_board_the_moves_the_typed_line_and_the_log(
     g = _position("balloon_cup", "7", 20)
     assert g.decision().step == "play"  # a placement: many moves to choose from
     _, text = shoot(g, (80, 24))
-    moves = [r for r in _lines_between(text, "your moves") if r.startswith("place (card ")]
-    assert len(moves) > 3 and all(re.fullmatch(r"place \(card \w+-\d+, t tile\d, s [01]\)", m) for m in moves), moves
+    moves = [r for r in _lines_between(text, "your moves") if r.startswith("places ")]  # the rules' `say`
+    assert len(moves) > 3 and all(re.fullmatch(r"places \w+-\d+ on seat [01]'s side of tile\d", m) for m in moves), moves
     assert "type a move: name arg=value" in text
     log = " ".join(_lines_between(text, "events"))
-    assert re.search(r"\d+: Seat 1: place \(card ", log), log  # the last events, as sentences
+    assert re.search(r"\d+: Seat 1 places \w+-\d+ on ", log), log  # the last events, as sentences
     board = [r.split("│")[1] for r in text.splitlines()[2:-2] if r.count("│") >= 2]
     assert any(re.search(r"hand\[0\] \(8\): (\[\w+ \d+\] ?)+", r) for r in board), board  # cards, by colour and value
     assert any(re.search(r"cubes \(\d\): ●+\w+", r) for r in board), board  # cubes, as counted chips
@@ -121,13 +121,14 @@ def test_a_finished_game_says_why_it_ended():
     assert ending is not None
     _, text = shoot(g, (160, 50))
     said = " ".join(" ".join(_lines_between(text, "game over")).split())
-    assert said.startswith(f"{ending['reason'][0].upper()}{ending['reason'][1:]} ({ending['rule']} at "
+    assert ending["rule"] == "trigger burnt_out"  # its `say` heads the sentence
+    assert said.startswith(f"The third fuse burnt: the fireworks are lost ({ending['rule']} at "
                            f"{ending['rule_source']}: {ending['citation']}). Winners: seat 0, seat 1; scores: team ")
     assert said.endswith("Press q to quit.")
     log = " ".join(_lines_between(text, "events"))
     last_own = [e for e in g.events if e.kind == "move" and e.seat == 0 and e.hidden_from][-1]
-    assert "a hidden component" not in log and f"{last_own.ply}: Seat 0: " in log  # the whole log, once over
-    assert f"(k {last_own.args['k']})" in log  # the card seat 0 played unseen, named
+    assert "a hidden component" not in log and f"{last_own.ply}: Seat 0 " in log  # the whole log, once over
+    assert f"Seat 0 {last_own.move}s {last_own.args['k']}" in log  # the card seat 0 played unseen, named
 
 
 def test_a_balloon_cup_ending_without_scores_gives_the_rules_score():

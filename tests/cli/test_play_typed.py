@@ -48,14 +48,14 @@ def test_plain_play_takes_a_move_by_prefixes_and_shows_the_board_as_text():
     short = next(card[:k] for k in range(1, len(card) + 1) if not any(o.startswith(card[:k]) for o in others))
     done = ludex("play", "balloon_cup", "--seed", "7", "--plain", input=f"pl c={short} t={tile} s={side}\n")
     out = done.output
-    assert _answers(out)[0] == f"Seat 0: place (card {card}, t {tile}, s {side})"
+    assert _answers(out)[0] == f"Seat 0 places {card} on seat {side}'s side of {tile}"  # the rules' `say`
     board = out.split(PROMPT)[0]
     assert "{" not in board and '"' not in board  # no JSON
     hand = " ".join(f"[{c['colour']} {c['value']}]" for c in g.view(0)["zones"]["hand[0]"]["components"])
     assert " ".join(board.split()).count(f"hand[0] (8): {hand}") == 1  # the cards by the rules' label
     assert re.search(r"^trophy_row \(5\): ●red ●yellow ●green ●blue ●gray$", board, re.M)  # chips, not names
     assert re.search(r"^  cubes \(\d\): ●+\w+", board, re.M) and not re.search(r"\w+#\d+", board)
-    assert f"  0: place (card {moves[0].args['card']}, t {moves[0].args['t']}, s {moves[0].args['s']})" in board
+    assert f"  0: places {moves[0].args['card']} on seat {moves[0].args['s']}'s side of {moves[0].args['t']}" in board
 
 
 def test_plain_play_names_the_candidates_of_an_ambiguous_text_and_asks_again():
@@ -63,9 +63,9 @@ def test_plain_play_names_the_candidates_of_an_ambiguous_text_and_asks_again():
     done = ludex("play", "balloon_cup", "--seed", "7", "--plain", input="pl\n0\n")
     first, second = _answers(done.output)[:2]
     assert first.startswith(f"not played: 'pl' fits {len(moves)} moves (say card, t, s): "
-                            f"place (card {moves[0].args['card']}, t {moves[0].args['t']}, s {moves[0].args['s']}); ")
+                            f"places {moves[0].args['card']} on seat {moves[0].args['s']}'s side of {moves[0].args['t']}; ")
     assert first.endswith(f"and {len(moves) - 8} more")
-    assert second == f"Seat 0: place (card {moves[0].args['card']}, t {moves[0].args['t']}, s {moves[0].args['s']})"
+    assert second == f"Seat 0 places {moves[0].args['card']} on seat {moves[0].args['s']}'s side of {moves[0].args['t']}"
     assert done.output.count("deck: 29 hidden") == 1  # the board is not drawn again for a refused text
     colour = moves[0].args["card"].split("-")[0]
     cards = list(dict.fromkeys(m.args["card"] for m in moves if m.args["card"].startswith(colour)))
@@ -86,7 +86,7 @@ def test_plain_play_refuses_an_illegal_text_with_the_rules_reason():
     assert refused == (f"refused: side {side} of tile {number} needs no more {colour} cards "
                        f"(move place, balloon_cup/game.ludex:128)")
     assert unknown == "not played: there is no move 'nope' now; the moves are place"
-    assert played.startswith("Seat 0: place (card ")  # a number still plays the move of that number
+    assert played.startswith("Seat 0 places ")  # a number still plays the move of that number
 
 
 def test_typed_values_prefer_the_whole_value_and_picks_take_commas():

@@ -32,7 +32,7 @@ def _rules():
 
 
 def test_a_say_template_fills_the_actor_and_the_arguments():
-    assert move_sentence(_rules(), 1, "take", {"c": "card#2"}) == "seat 1 takes card#2, {really}"
+    assert move_sentence(_rules(), 1, "take", {"c": "card#2"}) == "Seat 1 takes card#2, {really}"
 
 
 def test_without_a_template_the_sentence_names_the_seat_the_rule_and_its_arguments():
@@ -43,7 +43,7 @@ def test_without_a_template_the_sentence_names_the_seat_the_rule_and_its_argumen
 
 def test_a_hidden_argument_reads_as_its_slot_never_its_name():
     event = {"kind": "move", "seat": 0, "move": "take", "args": {"c": "hand[0]@1"}}
-    assert event_sentence(_rules(), event) == "seat 0 takes a hidden component at hand[0]@1, {really}"
+    assert event_sentence(_rules(), event) == "Seat 0 takes a hidden component at hand[0]@1, {really}"
 
 
 def test_chance_events_read_as_what_the_reader_may_see():
@@ -69,6 +69,23 @@ def test_the_ending_names_the_rule_its_place_its_citation_and_the_result():
                       "source": "saying/game.ludex:14", "reason": "no card left", "winners": [], "scores": {}}
     assert ending_sentence(rules, ending) == \
         "The pile ran out (trigger emptied at saying/game.ludex:13: T3: the pile runs out). No winner."
+
+
+def test_an_ending_told_by_a_move_or_a_trigger_naming_its_arguments_gives_the_reason():
+    rules = load_from_sources((("saying/game.ludex", SAYING.replace(
+        'move pass() during play "T2: pass" { }',
+        'move pass() during play "T2: pass" say "{actor} gives up" { end game win 1 - actor "{actor} gave up" }')),))
+    game = Game.new(rules, seats=2, seed=1)
+    game.apply(0, next(m for m in game.legal_moves(0) if m.name == "pass"))
+    assert ending_sentence(rules, game.ending()) == \
+        "0 gave up (move pass at saying/game.ludex:12: T2: pass). Winners: seat 1."
+    named = SAYING.replace('trigger emptied when', 'trigger emptied(n in 0..0) when').replace(
+        'say "the pile ran out"', 'say "the pile ran out ({n})"')
+    rules = load_from_sources((("saying/game.ludex", named),))
+    ending = {"rule": "trigger emptied", "rule_source": "saying/game.ludex:13", "citation": "T3: the pile runs out",
+              "reason": "no card left", "winners": [], "scores": {}}
+    assert ending_sentence(rules, ending) == \
+        "No card left (trigger emptied at saying/game.ludex:13: T3: the pile runs out). No winner."
 
 
 def test_a_template_naming_no_argument_is_a_diagnostic_with_its_place():

@@ -50,7 +50,7 @@ def test_a_whole_game_with_the_sync_client_streamed_as_it_is_played(ludex, tmp_p
     assert places and all(e.body.args["card"].startswith("hand[") for e in places)
     named = [e for e in places if "hidden component" not in e.text]
     assert len(named) > len(places) * 3 // 4
-    assert all(f"card {log[e.version - 1]['body']['args']['card']}," in e.text for e in named)
+    assert all(f"places {log[e.version - 1]['body']['args']['card']} on " in e.text for e in named)
     assert ludex.audit(game.game_id).verified
     done = run_cli("audit", str(write_log(tmp_path / "log.jsonl", log)))
     assert "passed   hash_chain" in done.stdout and "failed" not in done.stdout, done.stdout

@@ -23,8 +23,8 @@ def test_events_and_legal_moves_come_with_their_sentences(tmp_path):
     legal = service.legal_moves(game["game_id"], game["tokens"][seat])
     assert len(legal["texts"]) == len(legal["moves"]) > 0
     first = legal["moves"][0]
-    assert legal["texts"][0] == (f"Seat {seat}: place (card {first['args']['card']}, t {first['args']['t']}, "
-                                 f"s {first['args']['s']})")
+    assert legal["texts"][0] == (f"Seat {seat} places {first['args']['card']} on seat {first['args']['s']}'s side "
+                                 f"of {first['args']['t']}")  # the rules' `say` template
     moved = service.submit_move(game["game_id"], game["tokens"][seat], first, legal["version"])
     assert len(moved["texts"]) == len(moved["events"])
     assert moved["texts"][0] == legal["texts"][0]
@@ -89,4 +89,4 @@ def test_processes_sharing_a_store_name_the_same_cards_as_one_folding_the_log_an
         assert not anew["finished"]
         assert first.events(gid, token)["texts"] == second.events(gid, token)["texts"] == anew["texts"]
         if seat is not None:  # and the other seat's cards laid face up are named
-            assert any(t.startswith(f"Seat {1 - seat}: place (card ") and "hidden component" not in t for t in anew["texts"])
+            assert any(t.startswith(f"Seat {1 - seat} places ") and "hidden component" not in t for t in anew["texts"])
