@@ -24,6 +24,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import outcomes, picks
+from runtime.budget import BudgetExceeded
 from runtime.errors import RuleError
 from runtime.state import State
 from runtime.values import RESERVED, ZoneRef
@@ -158,7 +159,7 @@ PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template befor
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "MEMBER": State.member, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
            "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef,
-           "PICK_OFFER": picks.offer}
+           "PICK_OFFER": picks.offer, "BUDGET": BudgetExceeded}
 
 
 class Gen:
@@ -1721,6 +1722,75 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
     return out
 
 
+def step_listers(rs: Ruleset, moves: list[A.MoveDecl], searches: list[str]) -> list[str]:
+    """Source of `S_<step>(st) -> (spans, bindings)` for each step whose moves are all plain
+    (neither `forced` nor `otherwise`): every legal binding of the step's moves in declaration
+    order, as `Game._legal` lists them, from one call. Each move's search (`searches[i]`, the
+    text of `M_<i>`) is written out in place, its results appended to the one list, and
+    `spans` gets `(end, MC_<i>)` per move with bindings (`MC_<i>`, the i-th move's code, is
+    put in the module by runtime.compile). A budget running out names the move whose search
+    was running (`exc.rule`). A step whose searches cannot be written out has none."""
+    texts = []
+    for k, step in enumerate(rs.steps):
+        idx = [i for i, m in enumerate(moves) if step.name in m.steps]
+        if not idx or any(moves[i].forced or moves[i].otherwise for i in idx):
+            continue
+        prologue: dict[str, None] = {}
+        body: list[str] = []
+        for j, i in enumerate(idx):
+            block = _inlined_search(searches[i], prologue)
+            if block is None:
+                break
+            body.append(f"        lst_at = {('move ' + moves[i].name)!r}")
+            body.append("        while True:")
+            body += block
+            if j:
+                body += [f"        if len(out) != lst_n: lst_spans.append((len(out), MC_{i}))", "        lst_n = len(out)"]
+            else:
+                body += [f"        if out: lst_spans.append((len(out), MC_{i}))", "        lst_n = len(out)"]
+        else:
+            head = [f"def S_{k}(st):", *prologue, "    first_only = False", "    out = []", "    lst_spans = []", "    lst_at = ''",
+                    "    try:"]
+            tail = ["    except BUDGET as lst_exc:", "        lst_exc.rule = lst_at", "        raise", "    return lst_spans, out"]
+            texts.append("\n".join(head + body + tail) + "\n")
+            texts.append(f"STEP_LISTERS[{step.name!r}] = S_{k}\n")
+    return texts
+
+
+_PROLOGUE_LINE = re.compile(r"    (G = st\.g|Z = st\.zones|EV_\w+ = st\.ev\.get\('\w+'\))$")
+_TOP_RETURN = re.compile(r"    (if not \(.*\): )?return out$")
+
+
+def _inlined_search(text: str, prologue: dict[str, None]) -> list[str] | None:
+    """The lines of a generated search (`Gen.search_source`) for a step lister: inside a
+    `while True:` run once (two levels deeper), its prologue noted in `prologue`, its list
+    `out` the lister's, its top-level `return out` a `break`, without its `first_only`
+    returns. None when it has another shape."""
+    lines = text.rstrip("\n").split("\n")
+    if not lines[0].startswith("def ") or not lines[0].endswith("(st, first_only=False):"):
+        return None
+    block = []
+    seen_out = False
+    for line in lines[1:]:
+        if not seen_out and _PROLOGUE_LINE.match(line):
+            prologue[line] = None
+            continue
+        if line == "    out = []" and not seen_out:
+            seen_out = True
+            continue
+        if not seen_out:
+            return None
+        if line.lstrip().startswith("if first_only: return"):
+            continue  # the lister lists every binding
+        m = _TOP_RETURN.match(line)
+        if m:
+            line = f"    {m.group(1) or ''}break"
+        elif "return" in line:
+            return None
+        block.append("        " + line)
+    return block
+
+
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
                    triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None) -> dict[str, Any]:
     """Generate and exec the module of a ruleset. Returns its namespace: `F_<fn>`, `M_<i>`
@@ -1729,8 +1799,9 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     gen = Gen(rs)
     gen.trigger_deps = trigger_deps
     src = [gen.fn_source(f) for f in rs.fns]
-    for i, (m, groups) in enumerate(moves):
-        src.append(gen.search_source(f"M_{i}", m.params, groups, False))
+    searches = [gen.search_source(f"M_{i}", m.params, groups, False) for i, (m, groups) in enumerate(moves)]
+    src += searches
+    src += step_listers(rs, [m for m, _g in moves], searches)
     for i, t in enumerate(triggers):
         conds: list[list[A.Node]] = [[] for _ in range(len(t.params) + 1)]
         conds[-1].append(t.cond)
@@ -1738,6 +1809,7 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     src += effects_source(gen, moves, triggers)
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
+    ns["STEP_LISTERS"] = {}
     ns.update({f"BI_{name}": f for name, f in B.FUNCS.items()})
     ns.update(gen.consts)
     code = compile(text, f"<ludex {rs.name}>", "exec")

@@ -691,6 +691,17 @@ class Game:
         """Find the legal moves of `seat`, the seat to act (kept as `_listing` for this state version)."""
         st = self.st
         st.steps_left = st.budget
+        lister = self._plan.listers.get(st.step)
+        if lister is not None:  # every move of the step, from one generated function
+            try:
+                found = lister(st)
+            except BudgetExceeded as exc:
+                raise self._budget_error(exc, exc.rule) from None
+            except RecursionError as exc:
+                raise self._budget_error(exc, "legal moves") from None
+            listing = self._listing = _listed(st, seat, *found)
+            self._made = [None] * len(found[1])
+            return listing
         plain = self._plan.plain.get(st.step)
         if plain is None:  # a step with `forced` or `otherwise` moves (or not seen yet)
             try:
@@ -1445,7 +1456,7 @@ class _Plan:
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
     __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
-                 "plain")
+                 "plain", "listers")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1466,6 +1477,7 @@ class _Plan:
         # step -> its moves as `(search, move code)`, for the steps with neither `forced` nor
         # `otherwise` moves (all listed, in order: `Game._legal`'s short way)
         self.plain: dict[str, tuple[tuple[Any, MoveCode], ...]] = {}
+        self.listers: dict[str, Any] = prog.step_listers  # step -> its generated lister (see `Program`)
         for name in prog.steps:
             plain, otherwise, with_forced = self.searches(name)
             if not otherwise and not with_forced:
