@@ -176,6 +176,8 @@ class Gen:
         self.last = -1  # the number of the latest fresh name
         # while a search's conditions are generated: memoised subexpressions (see `_hoist`)
         self.hoist: _Hoist | None = None
+        # hoisting is off only because an earlier operand guards the node (`Gen._guarded`)
+        self.guard_ok = False
         self.hoist_ok = False  # the node being generated is evaluated whenever its condition is
         self.consts: dict[str, Any] = {}
         self.depth = 0
@@ -443,6 +445,16 @@ class Gen:
             py = self.prebound.get(id(n))
             if py is not None:
                 return py
+        if n.op == "gen_call":
+            m = self._any_as_in(n, env)
+            if m is not n and self.hoist is not None and not self.hoist_ok and self.guard_ok and not self.iterable_depth:
+                # a pure test that cannot fail: its list may be made once where a guard reaches it
+                self.hoist_ok = True
+                try:
+                    return self.ex(m, env)
+                finally:
+                    self.hoist_ok = False
+            n = m
         f = getattr(self, "ex_" + n.op, None)
         if f is None:
             raise CodegenError(f"no generator for {n.op}")
@@ -452,12 +464,34 @@ class Gen:
         if n.op in _TRANSPARENT:
             text = f(n, env, *n.args)
         else:
-            self.hoist_ok = False  # inside a comprehension, a branch or a `let` body
+            guard_ok = self.guard_ok
+            self.hoist_ok = self.guard_ok = False  # inside a comprehension, a branch or a `let` body
             try:
                 text = f(n, env, *n.args)
             finally:
-                self.hoist_ok = True
+                self.hoist_ok, self.guard_ok = True, guard_ok
         return self._hoist(text, first) if n.op in _HOISTED else text
+
+    def _any_as_in(self, n: A.Node, env: dict[str, str]) -> A.Node:
+        """`any(x.a == e for x in Z)` over a zone `Z`, with `e` a name, a literal or an
+        attribute read not reading `x`, as `e in [x.a for x in Z]`: the same truth (the values
+        compare with `==`; `e` is pure), and the list reads no binder the test's `e` reads, so
+        a legal-move search makes it once per zone, not once per value of `e` (`_hoist`: is
+        any card in that hand red? yellow? ... from one list of the hand's colours). Else `n`."""
+        fname, elem, fors = n.args
+        if fname != "any" or len(fors) != 1:
+            return n
+        elem = self._expand(elem)  # `shows(k, c)`, a function of `k.colour == c`: its body
+        if elem.op != "binop" or elem.args[0] != "==":
+            return n
+        var, dom, cond = fors[0].args
+        if cond is not None or self.shape(dom, env) != "zone":
+            return n
+        for x, e in ((elem.args[1], elem.args[2]), (elem.args[2], elem.args[1])):
+            if (x.op == "attr" and x.args[0].op == "name" and x.args[0].args[0] == var and _simple(e)
+                    and not any(m.op in ("name", "it") and (m.op == "it" or m.args[0] == var) for m in A.walk(e))):
+                return A.Node("in_", (e, A.Node("list_comp", (x, fors), n.span)), n.span)
+        return n
 
     def _hoist(self, text: str, first: int) -> str:
         """Loop-invariant code motion for legal-move searches: a subexpression that does not
@@ -667,10 +701,11 @@ class Gen:
     def _guarded(self, n: A.Node, env: dict[str, str]) -> str:
         """`n` evaluated only when an earlier operand allows it."""
         ok, self.hoist_ok = self.hoist_ok, False
+        guard_ok, self.guard_ok = self.guard_ok, ok or self.guard_ok  # what only guards keep from hoisting
         try:
             return self.ex(n, env)
         finally:
-            self.hoist_ok = ok
+            self.hoist_ok, self.guard_ok = ok, guard_ok
 
     def ex_not_(self, n, env, x):
         return f"(not {self.ex(x, env)})"

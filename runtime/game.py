@@ -228,13 +228,14 @@ class _Listing:
     `Game.apply` keeps the zone lists of that moment in `zones` (zone lists are never changed
     in place, so keeping them is enough)."""
 
-    __slots__ = ("st", "seat", "version", "zones", "spans", "bindings")
+    __slots__ = ("st", "seat", "version", "zones", "spans", "bindings", "decision")
     st: State
     seat: int
     version: int
     zones: list[list[Comp]] | None
     spans: list[tuple[int, MoveCode]]
     bindings: list[tuple]
+    decision: Decision | None  # `Game.decision`'s answer in this state version, once asked
 
     def encode(self, v: Any) -> Any:
         if v.__class__ is Pick:
@@ -647,6 +648,11 @@ class Game:
         decision with an automaton to act is a stuck one (it had no legal move). At a
         simultaneous step, `seats` are the seats of the round that have not chosen yet."""
         st = self.st
+        listing = self._listing
+        if listing is not None and listing.version == st.version and listing.st is st:
+            got = listing.decision  # asked already in this state version
+            if got is not None:
+                return got
         if st.terminal:
             return Decision(st.step, (), True)
         if st.sim is not None:
@@ -654,7 +660,6 @@ class Game:
         actor = st.actor
         if actor >= self._humans:
             return Decision(st.step, (), False, True)
-        listing = self._listing
         if listing is None or listing.version != st.version or listing.st is not st:
             listing = self._legal(actor)
         if not listing.bindings:
@@ -663,6 +668,7 @@ class Game:
         got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
         if got is None:
             got = _DECISIONS[key] = Decision(st.step, (actor,), False, False)
+        listing.decision = got
         return got
 
     def legal_moves(self, seat: int) -> list[Move]:
@@ -1626,6 +1632,7 @@ def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: l
     listing.zones = None
     listing.spans = spans
     listing.bindings = bindings
+    listing.decision = None
     return listing
 
 

@@ -269,3 +269,41 @@ def test_comprehensions_over_known_values_are_written_out(monkeypatch):
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert [_moves_seen(rs, s, final_state=True) for s in range(4)] == seen
+
+
+NAMED = "game named_demo\n" + CUBES + """
+zone held: per seat cube public = []
+var named: int = 0
+
+fn shows(k: cube, c: colour) -> bool = k.colour == c
+
+step play then end turn
+move take(k in bag) during play { move k to held[actor] }
+move name(s in seats, c in colour) during play
+  require named < 4 else "named enough"
+  require s != actor and (size(bag) < 5 or any(shows(k, c) for k in held[s])) else "no such cube there"
+{
+  named += 1
+}
+"""
+
+
+def test_a_test_for_a_value_among_a_zones_attributes_is_one_list_per_zone(monkeypatch):
+    """`any(k.colour == c for k in held[s])` (here through a small function) asked for every
+    colour `c` is `c in [k.colour for k in held[s]]`, the list made once per seat `s` where
+    the guard before it lets the test run, none when it never does; the legal moves are the
+    closures'."""
+    rs = load_from_sources((("named.ludex", NAMED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_1("):].split("\n\n")[0]
+    assert "any(" not in search and re.search(r" in \(h\d+ if h\d+ is not UNSET else \(h\d+ := \[\w+\.colour for ", search)
+
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(4)]
+    # while the bag holds 5 cubes or more, a seat is named only for the colours it holds
+    tested = [[m["args"]["c"] for m in moves if m["name"] == "name"] for game in seen for moves in game[:-1]
+              if sum(m["name"] == "take" for m in moves) >= 5]
+    assert any(0 < len(named) < 3 for named in tested) and any(not named for named in tested)
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(4)] == seen
