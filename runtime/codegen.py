@@ -248,6 +248,7 @@ class Gen:
         self.int_attrs = _every_declaration(rs, lambda f: _int_type(f.type),
                                             lambda v: _int_type(v.type) and not v.per_seat and not v.per)
         self.int_globals = {v.name for v in rs.vars if _int_type(v.type) and not v.per_seat and not v.per}
+        self.var_decls = {v.name: v for v in rs.vars}
         # `other(s)` is `1 - s` when a game always has exactly two seats
         self.two_seats = tuple(rs.seats) == (2, 2) and not rs.automata
         # subexpressions computed before the comprehension being generated: id(node) -> local
@@ -667,6 +668,8 @@ class Gen:
             if name in self.fns:
                 f = self.fns[name]
                 return f.returns is not None and _int_type(f.returns)
+            if name in ("max", "min") and len(args[1]) >= 2 and not args[2]:  # of its arguments, not of a list
+                return all(self.numeric(a, env) for a in args[1])
             return name in ("count", "size", "len", "abs", "remaining", "sum")  # `sum` starts at 0: numbers only
         if op == "gen_call":
             return args[0] in ("count", "sum")
@@ -680,7 +683,36 @@ class Gen:
             return name in self.int_globals or name in ("nseats", "ply")
         if op == "if_expr":
             return all(self.numeric(args[k], env) for k in range(1, len(args) - 1, 2)) and self.numeric(args[-1], env)
+        if op == "index":
+            t = self._indexed_type(n, env)
+            return t is not None and _int_type(t)
         return False
+
+    def _indexed_type(self, n: A.Node, env: dict[str, str]) -> A.TypeRef | None:
+        """The declared type of `n`, an index into a variable of the rules: `cp[s]` of `var cp:
+        per seat int` is an int, `vouchers[s][v]` of `var vouchers: per seat map<voucher, int>`
+        too. None when `n` indexes anything else (a local, a function's value...)."""
+        depth = 0
+        while n.op == "index":
+            n, depth = n.args[0], depth + 1
+        if n.op != "name" or n.args[0] in env:
+            return None
+        v = self.var_decls.get(n.args[0])
+        if v is None:
+            return None
+        t = v.type
+        if v.per_seat or v.per:
+            depth -= 1  # the seat's (or the key's) own value
+        for _ in range(depth):
+            if t.optional:
+                return None
+            if t.name == "list" and len(t.args) == 1:
+                t = t.args[0]
+            elif t.name == "map" and len(t.args) == 2:
+                t = t.args[1]
+            else:
+                return None
+        return t
 
     def ex_binop(self, n, env, op, x, y):
         a, b = self.ex(x, env), self.ex(y, env)

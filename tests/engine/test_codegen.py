@@ -307,3 +307,38 @@ def test_a_test_for_a_value_among_a_zones_attributes_is_one_list_per_zone(monkey
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert [_moves_seen(rs, s, final_state=True) for s in range(4)] == seen
+
+
+ADDED = "game added_demo\n" + CUBES + """
+zone held: per seat cube public = []
+var cp: per seat int = 0
+var worth: per seat map<colour, int> = {red: 1, blue: 2, green: 3}
+var trail: list<int> = []
+
+step play then end turn
+move take(k in bag) during play
+  require cp[actor] + worth[actor][k.colour] + max(0, size(held[actor]) - 1) < 12 else "worth enough"
+  require size(trail + [cp[actor]]) < 20 else "long enough"
+{
+  move k to held[actor]
+  cp[actor] += worth[actor][k.colour]
+  trail = trail + [cp[actor]]
+}
+"""
+
+
+def test_sums_of_the_rules_int_variables_are_python_additions(monkeypatch):
+    """An element of a per-seat int, of a map of ints by seat, and `max` of ints are ints:
+    their sum is Python's `+` (no `ADD` helper testing for lists), while `trail + [...]`
+    still joins lists; the moves and the final state are the closures'."""
+    rs = load_from_sources((("added.ludex", ADDED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    summed = next(line for line in search.split("\n") if "< 12" in line)
+    joined = next(line for line in search.split("\n") if "< 20" in line)
+    assert "ADD(" not in summed and "max(0, " in summed and "ADD(" in joined
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
