@@ -1790,34 +1790,34 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
 
 
 def step_listers(rs: Ruleset, moves: list[A.MoveDecl], searches: list[str]) -> list[str]:
-    """Source of `S_<step>(st) -> (spans, bindings)` for each step whose moves are all plain
-    (neither `forced` nor `otherwise`): every legal binding of the step's moves in declaration
-    order, as `Game._legal` lists them, from one call. Each move's search (`searches[i]`, the
-    text of `M_<i>`) is written out in place, its results appended to the one list, and
-    `spans` gets `(end, MC_<i>)` per move with bindings (`MC_<i>`, the i-th move's code, is
-    put in the module by runtime.compile). A budget running out names the move whose search
-    was running (`exc.rule`). A step whose searches cannot be written out has none."""
+    """Source of `S_<step>(st) -> (spans, bindings)` for each step without `forced` moves:
+    every legal binding of the step's moves in declaration order (its `otherwise` moves' only
+    when the others have none), as `Game._legal` lists them, from one call. Each move's search
+    (`searches[i]`, the text of `M_<i>`) is written out in place, its results appended to the
+    one list, and `spans` gets `(end, MC_<i>)` per move with bindings (`MC_<i>`, the i-th
+    move's code, is put in the module by runtime.compile). A budget running out names the
+    move whose search was running (`exc.rule`). A step whose searches cannot be written out
+    has none."""
     texts = []
     for k, step in enumerate(rs.steps):
         idx = [i for i, m in enumerate(moves) if step.name in m.steps]
-        if not idx or any(moves[i].forced or moves[i].otherwise for i in idx):
+        if not idx or any(moves[i].forced for i in idx):
             continue
         prologue: dict[str, None] = {}
-        body: list[str] = []
-        for j, i in enumerate(idx):
+        groups: list[list[str]] = [[], []]  # the plain moves' lines, the `otherwise` moves'
+        for i in idx:
             block = _inlined_search(searches[i], prologue)
             if block is None:
                 break
-            body.append(f"        lst_at = {('move ' + moves[i].name)!r}")
-            body.append("        while True:")
-            body += block
-            if j:
-                body += [f"        if len(out) != lst_n: lst_spans.append((len(out), MC_{i}))", "        lst_n = len(out)"]
-            else:
-                body += [f"        if out: lst_spans.append((len(out), MC_{i}))", "        lst_n = len(out)"]
+            groups[bool(moves[i].otherwise)] += [f"        lst_at = {('move ' + moves[i].name)!r}", "        while True:", *block,
+                                                 f"        if len(out) != lst_n: lst_spans.append((len(out), MC_{i}))",
+                                                 "        lst_n = len(out)"]
         else:
-            head = [f"def S_{k}(st):", *prologue, "    first_only = False", "    out = []", "    lst_spans = []", "    lst_at = ''",
-                    "    try:"]
+            body = groups[0]
+            if groups[1]:
+                body += ["        if not out:"] + ["    " + line for line in groups[1]]
+            head = [f"def S_{k}(st):", *prologue, "    first_only = False", "    out = []", "    lst_spans = []", "    lst_n = 0",
+                    "    lst_at = ''", "    try:"]
             tail = ["    except BUDGET as lst_exc:", "        lst_exc.rule = lst_at", "        raise", "    return lst_spans, out"]
             texts.append("\n".join(head + body + tail) + "\n")
             texts.append(f"STEP_LISTERS[{step.name!r}] = S_{k}\n")
