@@ -945,8 +945,22 @@ class Game:
 
     def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
+        # the event's `args`: one shared dict per binding of this move (a live game keeps all its
+        # events, and the same arguments recur across plies and games: {"card": "red-7"}), with
+        # whether the binding holds a component (whose slot some seat may not see) or a pick
+        memo = mc.args_memo
+        try:
+            got = memo.get(binding)
+        except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
+            got = (_move_args(mc.names, binding), True)
+        else:
+            if got is None:
+                got = (_move_args(mc.names, binding), any(v.__class__ is Comp or v.__class__ is list for v in binding))
+                if len(memo) < 10_000:
+                    memo[binding] = got
+        args, hideable = got
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
-        for name, v in zip(mc.names, binding):
+        for name, v in zip(mc.names, binding) if hideable else ():
             cls = v.__class__
             if cls is Comp:
                 i = st.loc[v.id]
@@ -966,18 +980,6 @@ class Game:
                 got = _hidden_pick(st, name, v)
                 if got is not None:
                     refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
-        # the event's `args`: one shared dict per binding of this move (a live game keeps all its
-        # events, and the same arguments recur across plies and games: {"card": "red-7"})
-        memo = mc.args_memo
-        try:
-            args = memo.get(binding)
-        except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
-            args = _move_args(mc.names, binding)
-        else:
-            if args is None:
-                args = _move_args(mc.names, binding)
-                if len(memo) < 10_000:
-                    memo[binding] = args
         st.version += 1
         plan = self._plan
         if plan.ply_dirty:  # a change no trigger reads is not marked
