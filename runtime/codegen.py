@@ -993,13 +993,17 @@ class Gen:
 
     def ex_gen_call(self, n, env, fname, elem, fors):
         values = None
-        if fname in ("any", "all"):
+        if fname in ("any", "all", "sum"):
             two = (self.two_seats and len(fors) == 1 and fors[0].args[2] is None and fors[0].args[1].op == "name"
                    and fors[0].args[1].args[0] == "seats" and "seats" not in env)
             values = ["0", "1"] if two else self._unrolled(fors, (elem,), env)
+        name = fors[0].args[0]
+        if fname == "sum" and values is not None and not self.numeric(elem, {**env, name: values[0]}):
+            values = None  # only a sum of ints is the same as its terms added in order on every Python
         if values is not None and len(values) > 1:
-            # over a few values known before the game: each test in place, no generator
-            name = fors[0].args[0]
+            # over a few values known before the game: each test (or term) in place, no generator
+            if fname == "sum":  # Python's sum: 0, then each term added in order
+                return "(0 + " + " + ".join(f"({self.ex(elem, {**env, name: v})})" for v in values) + ")"
             ok = [self._guarded(elem, {**env, name: v}) for v in values]
             return "(True if " + f" {'and' if fname == 'all' else 'or'} ".join(f"({t})" for t in ok) + " else False)"
         clause, inner, pre = self._fors(fors, env)

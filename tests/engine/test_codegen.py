@@ -234,12 +234,15 @@ fn spread(t: tile) -> map<colour, int> = {c: 2 * count(t.on where .colour == c) 
 fn kept_all() -> list<int> = [size(kept[s]) for s in seats]
 fn steps() -> list<int> = 1..3
 fn climbing() -> bool = any(all(tiles[i + k].n > k for k in 0..1) for i in 0..1)
+fn weight() -> int = sum(size(kept[s]) for s in seats)
+fn on_all(t: tile) -> int = sum(on(t, c) for c in colour)
 
 step play then end turn
 move put(k in bag, t in tiles, n in 1..2) during play
   require balanced(t) and not any_pair(t) else "full"
   require spread(t)[k.colour] + n < 5 and climbing() else "too many"
   require sum(kept_all()) + size(steps()) < 12 else "enough kept"
+  require weight() < 2 or on_all(t) < 2 else "heavy"
 {
   move k to t.on
   for i in 1..n { rounds += i }
@@ -249,7 +252,7 @@ move put(k in bag, t in tiles, n in 1..2) during play
 
 
 def test_comprehensions_over_known_values_are_written_out(monkeypatch):
-    """`all`/`any` over an enumeration, the two seats or a literal range, and a map or list
+    """`all`/`any`/`sum` over an enumeration, the two seats or a literal range, and a map or list
     comprehension over one, are written out per value (no generator); a literal range
     iterated is a tuple constant, a range value a new list; the moves are the closures'."""
     rs = load_from_sources((("unrolled.ludex", UNROLLED),))
@@ -258,6 +261,7 @@ def test_comprehensions_over_known_values_are_written_out(monkeypatch):
     fns = {text.split("(")[0]: text.split("\n\n")[0] for text in c.source.split("def F_")[1:]}
     assert " for " not in fns["balanced"] and "'green'" in fns["balanced"]
     assert " for " not in fns["any_pair"] and " for " not in fns["spread"] and " for " not in fns["kept_all"]
+    assert "sum(" not in fns["weight"] and "sum(" not in fns["on_all"] and "'blue'" in fns["on_all"]
     assert "[1, 2, 3]" in fns["steps"]
     assert " for " not in fns["climbing"] and "ADD(" not in fns["climbing"]
     search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
