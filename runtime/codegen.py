@@ -1820,12 +1820,35 @@ def step_listers(rs: Ruleset, moves: list[A.MoveDecl], searches: list[str]) -> l
             body = groups[0]
             if groups[1]:
                 body += ["        if not out:"] + ["    " + line for line in groups[1]]
+            shared = _shared_guards(body)
             head = [f"def S_{k}(st):", *prologue, "    first_only = False", "    out = []", "    lst_spans = []", "    lst_n = 0",
-                    "    lst_at = ''", "    try:"]
+                    "    lst_at = ''", *(f"    {g} = UNSET" for g in shared), "    try:"]
             tail = ["    except BUDGET as lst_exc:", "        lst_exc.rule = lst_at", "        raise", "    return lst_spans, out"]
             texts.append("\n".join(head + body + tail) + "\n")
             texts.append(f"STEP_LISTERS[{step.name!r}] = S_{k}\n")
     return texts
+
+
+_GUARD = re.compile(r"( {12}| {16})if not \((.*)\): break$")  # a move's test before its first parameter, in a lister
+
+
+def _shared_guards(body: list[str]) -> list[str]:
+    """Rewrite, in place, the tests that several moves of a step lister make before their
+    first parameter with the same text (`it is the act step and my scientist is at the
+    Supplier`) to compute it once, on first use, in a local of the lister (a search never
+    changes the state, so the value holds for every move). Returns the locals' names."""
+    seen: dict[str, int] = {}
+    for line in body:
+        m = _GUARD.fullmatch(line)
+        if m:
+            seen[m.group(2)] = seen.get(m.group(2), 0) + 1
+    names = {text: f"lst_g{j}" for j, text in enumerate(t for t, n in seen.items() if n > 1)}
+    for i, line in enumerate(body):
+        m = _GUARD.fullmatch(line)
+        if m and m.group(2) in names:
+            g = names[m.group(2)]
+            body[i] = f"{m.group(1)}if not ({g} if {g} is not UNSET else ({g} := ({m.group(2)}))): break"
+    return list(names.values())
 
 
 _PROLOGUE_LINE = re.compile(r"    (G = st\.g|Z = st\.zones|EV_\w+ = st\.ev\.get\('\w+'\))$")

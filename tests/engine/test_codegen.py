@@ -289,6 +289,11 @@ move name(s in seats, c in colour) during play
 {
   named += 1
 }
+move rename(c in colour) during play
+  require named < 4 else "named enough"
+{
+  named += 2
+}
 """
 
 
@@ -302,6 +307,9 @@ def test_a_test_for_a_value_among_a_zones_attributes_is_one_list_per_zone(monkey
     c.program()
     search = c.source[c.source.index("def M_1("):].split("\n\n")[0]
     assert "any(" not in search and re.search(r" in \(h\d+ if h\d+ is not UNSET else \(h\d+ := \[\w+\.colour for ", search)
+    # the step's lister tests `named < 4`, asked by two moves before their parameters, once
+    lister = c.source[c.source.index("def S_0("):].split("\n\n")[0]
+    assert lister.count("lst_g0 := ((G['named'] < 4))") == 2 and "    lst_g0 = UNSET" in lister
 
     seen = [_moves_seen(rs, s, final_state=True) for s in range(4)]
     # while the bag holds 5 cubes or more, a seat is named only for the colours it holds
