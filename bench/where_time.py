@@ -3,8 +3,9 @@ remaining time goes").
 
 Plays seeded random games of each case of `bench/perf.py` under cProfile and sums each
 function's own time (tottime) by the part of Ludex it belongs to: the code generated from the
-ruleset (legal-move searches `M_*`, trigger conditions `T_*`, move and trigger effects
-`B_*`/`TB_*`, procedures `P_*`, ruleset functions `F_*`, and the comprehensions inside them),
+ruleset (legal-move searches `M_*` and the step listers `S_*` made of them, trigger conditions
+`T_*`, move and trigger effects `B_*`/`TB_*`, procedures `P_*`, ruleset functions `F_*`, and
+the comprehensions inside them),
 each runtime module, and C built-ins called from anywhere (list, dict, len, the RNG). cProfile
 is deterministic: it charges a fixed cost per Python call, so parts made of many small calls
 look larger than they are; read the shares as a ranking, and speed from `bench/perf.py`.
@@ -32,7 +33,7 @@ from dsl import load_ruleset  # noqa: E402
 from runtime import Game  # noqa: E402
 
 # generated function name prefix -> part (runtime/codegen.py names them so)
-GENERATED = {"M": "generated: legal-move searches", "T": "generated: trigger conditions",
+GENERATED = {"M": "generated: legal-move searches", "S": "generated: legal-move searches", "T": "generated: trigger conditions",
              "B": "generated: move effects", "TB": "generated: trigger effects",
              "P": "generated: procedures", "F": "generated: ruleset functions", "SETUP": "generated: setup"}
 RUNTIME = {"game.py": "runtime/game.py: decisions, listings, apply, events' args, triggers, transitions, new games"}

@@ -24,6 +24,7 @@ from dsl import ast as A
 from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import outcomes, picks
+from runtime.budget import BudgetExceeded
 from runtime.errors import RuleError
 from runtime.state import State
 from runtime.values import RESERVED, ZoneRef
@@ -158,7 +159,7 @@ PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template befor
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "MEMBER": State.member, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
            "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef,
-           "PICK_OFFER": picks.offer}
+           "PICK_OFFER": picks.offer, "BUDGET": BudgetExceeded}
 
 
 class Gen:
@@ -175,6 +176,8 @@ class Gen:
         self.last = -1  # the number of the latest fresh name
         # while a search's conditions are generated: memoised subexpressions (see `_hoist`)
         self.hoist: _Hoist | None = None
+        # hoisting is off only because an earlier operand guards the node (`Gen._guarded`)
+        self.guard_ok = False
         self.hoist_ok = False  # the node being generated is evaluated whenever its condition is
         self.consts: dict[str, Any] = {}
         self.depth = 0
@@ -245,6 +248,7 @@ class Gen:
         self.int_attrs = _every_declaration(rs, lambda f: _int_type(f.type),
                                             lambda v: _int_type(v.type) and not v.per_seat and not v.per)
         self.int_globals = {v.name for v in rs.vars if _int_type(v.type) and not v.per_seat and not v.per}
+        self.var_decls = {v.name: v for v in rs.vars}
         # `other(s)` is `1 - s` when a game always has exactly two seats
         self.two_seats = tuple(rs.seats) == (2, 2) and not rs.automata
         # subexpressions computed before the comprehension being generated: id(node) -> local
@@ -442,6 +446,16 @@ class Gen:
             py = self.prebound.get(id(n))
             if py is not None:
                 return py
+        if n.op == "gen_call":
+            m = self._any_as_in(n, env)
+            if m is not n and self.hoist is not None and not self.hoist_ok and self.guard_ok and not self.iterable_depth:
+                # a pure test that cannot fail: its list may be made once where a guard reaches it
+                self.hoist_ok = True
+                try:
+                    return self.ex(m, env)
+                finally:
+                    self.hoist_ok = False
+            n = m
         f = getattr(self, "ex_" + n.op, None)
         if f is None:
             raise CodegenError(f"no generator for {n.op}")
@@ -451,12 +465,34 @@ class Gen:
         if n.op in _TRANSPARENT:
             text = f(n, env, *n.args)
         else:
-            self.hoist_ok = False  # inside a comprehension, a branch or a `let` body
+            guard_ok = self.guard_ok
+            self.hoist_ok = self.guard_ok = False  # inside a comprehension, a branch or a `let` body
             try:
                 text = f(n, env, *n.args)
             finally:
-                self.hoist_ok = True
+                self.hoist_ok, self.guard_ok = True, guard_ok
         return self._hoist(text, first) if n.op in _HOISTED else text
+
+    def _any_as_in(self, n: A.Node, env: dict[str, str]) -> A.Node:
+        """`any(x.a == e for x in Z)` over a zone `Z`, with `e` a name, a literal or an
+        attribute read not reading `x`, as `e in [x.a for x in Z]`: the same truth (the values
+        compare with `==`; `e` is pure), and the list reads no binder the test's `e` reads, so
+        a legal-move search makes it once per zone, not once per value of `e` (`_hoist`: is
+        any card in that hand red? yellow? ... from one list of the hand's colours). Else `n`."""
+        fname, elem, fors = n.args
+        if fname != "any" or len(fors) != 1:
+            return n
+        elem = self._expand(elem)  # `shows(k, c)`, a function of `k.colour == c`: its body
+        if elem.op != "binop" or elem.args[0] != "==":
+            return n
+        var, dom, cond = fors[0].args
+        if cond is not None or self.shape(dom, env) != "zone":
+            return n
+        for x, e in ((elem.args[1], elem.args[2]), (elem.args[2], elem.args[1])):
+            if (x.op == "attr" and x.args[0].op == "name" and x.args[0].args[0] == var and _simple(e)
+                    and not any(m.op in ("name", "it") and (m.op == "it" or m.args[0] == var) for m in A.walk(e))):
+                return A.Node("in_", (e, A.Node("list_comp", (x, fors), n.span)), n.span)
+        return n
 
     def _hoist(self, text: str, first: int) -> str:
         """Loop-invariant code motion for legal-move searches: a subexpression that does not
@@ -632,6 +668,8 @@ class Gen:
             if name in self.fns:
                 f = self.fns[name]
                 return f.returns is not None and _int_type(f.returns)
+            if name in ("max", "min") and len(args[1]) >= 2 and not args[2]:  # of its arguments, not of a list
+                return all(self.numeric(a, env) for a in args[1])
             return name in ("count", "size", "len", "abs", "remaining", "sum")  # `sum` starts at 0: numbers only
         if op == "gen_call":
             return args[0] in ("count", "sum")
@@ -645,7 +683,36 @@ class Gen:
             return name in self.int_globals or name in ("nseats", "ply")
         if op == "if_expr":
             return all(self.numeric(args[k], env) for k in range(1, len(args) - 1, 2)) and self.numeric(args[-1], env)
+        if op == "index":
+            t = self._indexed_type(n, env)
+            return t is not None and _int_type(t)
         return False
+
+    def _indexed_type(self, n: A.Node, env: dict[str, str]) -> A.TypeRef | None:
+        """The declared type of `n`, an index into a variable of the rules: `cp[s]` of `var cp:
+        per seat int` is an int, `vouchers[s][v]` of `var vouchers: per seat map<voucher, int>`
+        too. None when `n` indexes anything else (a local, a function's value...)."""
+        depth = 0
+        while n.op == "index":
+            n, depth = n.args[0], depth + 1
+        if n.op != "name" or n.args[0] in env:
+            return None
+        v = self.var_decls.get(n.args[0])
+        if v is None:
+            return None
+        t = v.type
+        if v.per_seat or v.per:
+            depth -= 1  # the seat's (or the key's) own value
+        for _ in range(depth):
+            if t.optional:
+                return None
+            if t.name == "list" and len(t.args) == 1:
+                t = t.args[0]
+            elif t.name == "map" and len(t.args) == 2:
+                t = t.args[1]
+            else:
+                return None
+        return t
 
     def ex_binop(self, n, env, op, x, y):
         a, b = self.ex(x, env), self.ex(y, env)
@@ -666,10 +733,11 @@ class Gen:
     def _guarded(self, n: A.Node, env: dict[str, str]) -> str:
         """`n` evaluated only when an earlier operand allows it."""
         ok, self.hoist_ok = self.hoist_ok, False
+        guard_ok, self.guard_ok = self.guard_ok, ok or self.guard_ok  # what only guards keep from hoisting
         try:
             return self.ex(n, env)
         finally:
-            self.hoist_ok = ok
+            self.hoist_ok, self.guard_ok = ok, guard_ok
 
     def ex_not_(self, n, env, x):
         return f"(not {self.ex(x, env)})"
@@ -925,13 +993,17 @@ class Gen:
 
     def ex_gen_call(self, n, env, fname, elem, fors):
         values = None
-        if fname in ("any", "all"):
+        if fname in ("any", "all", "sum"):
             two = (self.two_seats and len(fors) == 1 and fors[0].args[2] is None and fors[0].args[1].op == "name"
                    and fors[0].args[1].args[0] == "seats" and "seats" not in env)
             values = ["0", "1"] if two else self._unrolled(fors, (elem,), env)
+        name = fors[0].args[0]
+        if fname == "sum" and values is not None and not self.numeric(elem, {**env, name: values[0]}):
+            values = None  # only a sum of ints is the same as its terms added in order on every Python
         if values is not None and len(values) > 1:
-            # over a few values known before the game: each test in place, no generator
-            name = fors[0].args[0]
+            # over a few values known before the game: each test (or term) in place, no generator
+            if fname == "sum":  # Python's sum: 0, then each term added in order
+                return "(0 + " + " + ".join(f"({self.ex(elem, {**env, name: v})})" for v in values) + ")"
             ok = [self._guarded(elem, {**env, name: v}) for v in values]
             return "(True if " + f" {'and' if fname == 'all' else 'or'} ".join(f"({t})" for t in ok) + " else False)"
         clause, inner, pre = self._fors(fors, env)
@@ -1721,6 +1793,98 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
     return out
 
 
+def step_listers(rs: Ruleset, moves: list[A.MoveDecl], searches: list[str]) -> list[str]:
+    """Source of `S_<step>(st) -> (spans, bindings)` for each step without `forced` moves:
+    every legal binding of the step's moves in declaration order (its `otherwise` moves' only
+    when the others have none), as `Game._legal` lists them, from one call. Each move's search
+    (`searches[i]`, the text of `M_<i>`) is written out in place, its results appended to the
+    one list, and `spans` gets `(end, MC_<i>)` per move with bindings (`MC_<i>`, the i-th
+    move's code, is put in the module by runtime.compile). A budget running out names the
+    move whose search was running (`exc.rule`). A step whose searches cannot be written out
+    has none."""
+    texts = []
+    for k, step in enumerate(rs.steps):
+        idx = [i for i, m in enumerate(moves) if step.name in m.steps]
+        if not idx or any(moves[i].forced for i in idx):
+            continue
+        prologue: dict[str, None] = {}
+        groups: list[list[str]] = [[], []]  # the plain moves' lines, the `otherwise` moves'
+        for i in idx:
+            block = _inlined_search(searches[i], prologue)
+            if block is None:
+                break
+            groups[bool(moves[i].otherwise)] += [f"        lst_at = {('move ' + moves[i].name)!r}", "        while True:", *block,
+                                                 f"        if len(out) != lst_n: lst_spans.append((len(out), MC_{i}))",
+                                                 "        lst_n = len(out)"]
+        else:
+            body = groups[0]
+            if groups[1]:
+                body += ["        if not out:"] + ["    " + line for line in groups[1]]
+            shared = _shared_guards(body)
+            head = [f"def S_{k}(st):", *prologue, "    first_only = False", "    out = []", "    lst_spans = []", "    lst_n = 0",
+                    "    lst_at = ''", *(f"    {g} = UNSET" for g in shared), "    try:"]
+            tail = ["    except BUDGET as lst_exc:", "        lst_exc.rule = lst_at", "        raise", "    return lst_spans, out"]
+            texts.append("\n".join(head + body + tail) + "\n")
+            texts.append(f"STEP_LISTERS[{step.name!r}] = S_{k}\n")
+    return texts
+
+
+_GUARD = re.compile(r"( {12}| {16})if not \((.*)\): break$")  # a move's test before its first parameter, in a lister
+
+
+def _shared_guards(body: list[str]) -> list[str]:
+    """Rewrite, in place, the tests that several moves of a step lister make before their
+    first parameter with the same text (`it is the act step and my scientist is at the
+    Supplier`) to compute it once, on first use, in a local of the lister (a search never
+    changes the state, so the value holds for every move). Returns the locals' names."""
+    seen: dict[str, int] = {}
+    for line in body:
+        m = _GUARD.fullmatch(line)
+        if m:
+            seen[m.group(2)] = seen.get(m.group(2), 0) + 1
+    names = {text: f"lst_g{j}" for j, text in enumerate(t for t, n in seen.items() if n > 1)}
+    for i, line in enumerate(body):
+        m = _GUARD.fullmatch(line)
+        if m and m.group(2) in names:
+            g = names[m.group(2)]
+            body[i] = f"{m.group(1)}if not ({g} if {g} is not UNSET else ({g} := ({m.group(2)}))): break"
+    return list(names.values())
+
+
+_PROLOGUE_LINE = re.compile(r"    (G = st\.g|Z = st\.zones|EV_\w+ = st\.ev\.get\('\w+'\))$")
+_TOP_RETURN = re.compile(r"    (if not \(.*\): )?return out$")
+
+
+def _inlined_search(text: str, prologue: dict[str, None]) -> list[str] | None:
+    """The lines of a generated search (`Gen.search_source`) for a step lister: inside a
+    `while True:` run once (two levels deeper), its prologue noted in `prologue`, its list
+    `out` the lister's, its top-level `return out` a `break`, without its `first_only`
+    returns. None when it has another shape."""
+    lines = text.rstrip("\n").split("\n")
+    if not lines[0].startswith("def ") or not lines[0].endswith("(st, first_only=False):"):
+        return None
+    block = []
+    seen_out = False
+    for line in lines[1:]:
+        if not seen_out and _PROLOGUE_LINE.match(line):
+            prologue[line] = None
+            continue
+        if line == "    out = []" and not seen_out:
+            seen_out = True
+            continue
+        if not seen_out:
+            return None
+        if line.lstrip().startswith("if first_only: return"):
+            continue  # the lister lists every binding
+        m = _TOP_RETURN.match(line)
+        if m:
+            line = f"    {m.group(1) or ''}break"
+        elif "return" in line:
+            return None
+        block.append("        " + line)
+    return block
+
+
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
                    triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None) -> dict[str, Any]:
     """Generate and exec the module of a ruleset. Returns its namespace: `F_<fn>`, `M_<i>`
@@ -1729,8 +1893,9 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     gen = Gen(rs)
     gen.trigger_deps = trigger_deps
     src = [gen.fn_source(f) for f in rs.fns]
-    for i, (m, groups) in enumerate(moves):
-        src.append(gen.search_source(f"M_{i}", m.params, groups, False))
+    searches = [gen.search_source(f"M_{i}", m.params, groups, False) for i, (m, groups) in enumerate(moves)]
+    src += searches
+    src += step_listers(rs, [m for m, _g in moves], searches)
     for i, t in enumerate(triggers):
         conds: list[list[A.Node]] = [[] for _ in range(len(t.params) + 1)]
         conds[-1].append(t.cond)
@@ -1738,6 +1903,7 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     src += effects_source(gen, moves, triggers)
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
+    ns["STEP_LISTERS"] = {}
     ns.update({f"BI_{name}": f for name, f in B.FUNCS.items()})
     ns.update(gen.consts)
     code = compile(text, f"<ludex {rs.name}>", "exec")

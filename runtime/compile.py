@@ -97,8 +97,9 @@ class MoveCode:
     rule: str = attrs.field(init=False)  # "move <name>", as events name it
     source: str = attrs.field(init=False)  # "file:line" of the declaration
     picks: bool = attrs.field(init=False)  # its last parameter is a pick binder: listed as an offer
-    # binding -> its move events' `args`, shared by them (runtime.game's `_execute`)
-    args_memo: dict[tuple, dict[str, Any]] = attrs.field(init=False, factory=dict)
+    # binding -> (its move events' `args`, shared by them; whether it holds a component or a
+    # list) (runtime.game's `_execute`)
+    args_memo: dict[tuple, tuple[dict[str, Any], bool]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         self.picks = bool(self.decl.params) and self.decl.params[-1].count is not None
@@ -153,6 +154,9 @@ class Program:
     option_defaults: list[tuple[A.OptionDecl, Fn]]
     setup_slots: int
     setup_run: Any  # generated `f(st, trig)` running the setup block (runtime.codegen), or None
+    # step -> generated `f(st) -> (spans, bindings)` listing every legal move of a step whose
+    # moves are all plain (runtime.codegen's `step_listers`); empty under the closures
+    step_listers: dict[str, Any]
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
     # step -> `f(st, [])` giving the seats of a `simultaneous` step, in the order their moves apply
@@ -205,6 +209,7 @@ class Compiler:
         self.fn_decls = {f.name: f for f in rs.fns}
         self.pyfns: dict[str, Any] = {}
         self.setup_run: Any = None
+        self.step_listers: dict[str, Any] = {}
         self.source = ""
         self.proc_decls = {p.name: p for p in rs.procs}
         self.recursive = codegen.recursive_fns(rs)
@@ -277,6 +282,7 @@ class Compiler:
             option_defaults=[(o, self.closed(o.default)) for o in rs.options],
             setup_slots=setup_sc.size,
             setup_run=self.setup_run,
+            step_listers=self.step_listers,
             sim_seats={s.name: self.closed(s.simultaneous) for s in rs.steps if s.simultaneous is not None},
         )
 
@@ -295,6 +301,8 @@ class Compiler:
         for i, m in enumerate(moves):
             m.search = ns[f"M_{i}"]
             m.run = ns.get(f"B_{i}")
+            ns[f"MC_{i}"] = m  # what the step listers' spans name (runtime.codegen's `step_listers`)
+        self.step_listers = ns["STEP_LISTERS"]
         for i, t in enumerate(triggers):
             t.search = ns[f"T_{i}"]
             t.run = ns.get(f"TB_{i}")

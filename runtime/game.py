@@ -228,13 +228,14 @@ class _Listing:
     `Game.apply` keeps the zone lists of that moment in `zones` (zone lists are never changed
     in place, so keeping them is enough)."""
 
-    __slots__ = ("st", "seat", "version", "zones", "spans", "bindings")
+    __slots__ = ("st", "seat", "version", "zones", "spans", "bindings", "decision")
     st: State
     seat: int
     version: int
     zones: list[list[Comp]] | None
     spans: list[tuple[int, MoveCode]]
     bindings: list[tuple]
+    decision: Decision | None  # `Game.decision`'s answer in this state version, once asked
 
     def encode(self, v: Any) -> Any:
         if v.__class__ is Pick:
@@ -647,6 +648,11 @@ class Game:
         decision with an automaton to act is a stuck one (it had no legal move). At a
         simultaneous step, `seats` are the seats of the round that have not chosen yet."""
         st = self.st
+        listing = self._listing
+        if listing is not None and listing.version == st.version and listing.st is st:
+            got = listing.decision  # asked already in this state version
+            if got is not None:
+                return got
         if st.terminal:
             return Decision(st.step, (), True)
         if st.sim is not None:
@@ -654,7 +660,6 @@ class Game:
         actor = st.actor
         if actor >= self._humans:
             return Decision(st.step, (), False, True)
-        listing = self._listing
         if listing is None or listing.version != st.version or listing.st is not st:
             listing = self._legal(actor)
         if not listing.bindings:
@@ -663,6 +668,7 @@ class Game:
         got = _DECISIONS.get(key)  # immutable, and the same few recur: shared
         if got is None:
             got = _DECISIONS[key] = Decision(st.step, (actor,), False, False)
+        listing.decision = got
         return got
 
     def legal_moves(self, seat: int) -> list[Move]:
@@ -691,6 +697,17 @@ class Game:
         """Find the legal moves of `seat`, the seat to act (kept as `_listing` for this state version)."""
         st = self.st
         st.steps_left = st.budget
+        lister = self._plan.listers.get(st.step)
+        if lister is not None:  # every move of the step, from one generated function
+            try:
+                found = lister(st)
+            except BudgetExceeded as exc:
+                raise self._budget_error(exc, exc.rule) from None
+            except RecursionError as exc:
+                raise self._budget_error(exc, "legal moves") from None
+            listing = self._listing = _listed(st, seat, *found)
+            self._made = [None] * len(found[1])
+            return listing
         plain = self._plan.plain.get(st.step)
         if plain is None:  # a step with `forced` or `otherwise` moves (or not seen yet)
             try:
@@ -928,8 +945,22 @@ class Game:
 
     def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
+        # the event's `args`: one shared dict per binding of this move (a live game keeps all its
+        # events, and the same arguments recur across plies and games: {"card": "red-7"}), with
+        # whether the binding holds a component (whose slot some seat may not see) or a pick
+        memo = mc.args_memo
+        try:
+            got = memo.get(binding)
+        except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
+            got = (_move_args(mc.names, binding), True)
+        else:
+            if got is None:
+                got = (_move_args(mc.names, binding), any(v.__class__ is Comp or v.__class__ is list for v in binding))
+                if len(memo) < 10_000:
+                    memo[binding] = got
+        args, hideable = got
         refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
-        for name, v in zip(mc.names, binding):
+        for name, v in zip(mc.names, binding) if hideable else ():
             cls = v.__class__
             if cls is Comp:
                 i = st.loc[v.id]
@@ -949,18 +980,6 @@ class Game:
                 got = _hidden_pick(st, name, v)
                 if got is not None:
                     refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
-        # the event's `args`: one shared dict per binding of this move (a live game keeps all its
-        # events, and the same arguments recur across plies and games: {"card": "red-7"})
-        memo = mc.args_memo
-        try:
-            args = memo.get(binding)
-        except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
-            args = _move_args(mc.names, binding)
-        else:
-            if args is None:
-                args = _move_args(mc.names, binding)
-                if len(memo) < 10_000:
-                    memo[binding] = args
         st.version += 1
         plan = self._plan
         if plan.ply_dirty:  # a change no trigger reads is not marked
@@ -1445,7 +1464,7 @@ class _Plan:
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
     __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
-                 "plain")
+                 "plain", "listers")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1466,6 +1485,7 @@ class _Plan:
         # step -> its moves as `(search, move code)`, for the steps with neither `forced` nor
         # `otherwise` moves (all listed, in order: `Game._legal`'s short way)
         self.plain: dict[str, tuple[tuple[Any, MoveCode], ...]] = {}
+        self.listers: dict[str, Any] = prog.step_listers  # step -> its generated lister (see `Program`)
         for name in prog.steps:
             plain, otherwise, with_forced = self.searches(name)
             if not otherwise and not with_forced:
@@ -1614,6 +1634,7 @@ def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: l
     listing.zones = None
     listing.spans = spans
     listing.bindings = bindings
+    listing.decision = None
     return listing
 
 

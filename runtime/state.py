@@ -575,17 +575,23 @@ def _plan(st: State) -> tuple:
         of = kinds.get(name, [name])
         how[name] = ("share" if all(k in scalar for k in of) else
                      "flat" if all(k in scalar or k in flat for k in of) else "deep")
-    return _globals_copier(g_flat + g_ents, g_nested, g_deep), _column_copier(how) if st.entities else None
+    # the entities having each member (by their kinds' declarations): the only non-ABSENT places of its column
+    having = {name: tuple(e._n for e in st.entities if name in st.loose_members.get(e.kind, ())) for name in st.ev}
+    return (_globals_copier(g_flat + g_ents, g_nested, g_deep, st.nseats),
+            _column_copier(how, having) if st.entities else None)
 
 
-def _globals_copier(flat: tuple[str, ...], nested: tuple[str, ...], deep: tuple[str, ...]) -> Any:
+def _globals_copier(flat: tuple[str, ...], nested: tuple[str, ...], deep: tuple[str, ...], nseats: int) -> Any:
     """`copy_g(g) -> copy`, generated: `g` copied, and in the copy the lists of `flat` (lists of
     scalars, and entity sets, which `remove_entity` changes) copied, those of `nested` (per-seat
-    lists or maps of scalars) copied two levels deep, those of `deep` copied deeply (entities
-    shared); all else (scalars, constants, zones, component sets) shared."""
+    lists or maps of scalars, `nseats` of them: written out) copied two levels deep, those of
+    `deep` copied deeply (entities shared); all else (scalars, constants, zones, component
+    sets) shared."""
     lines = ["def copy_g(g):", "    g = g.copy()"]
     lines += [f"    g[{n!r}] = g[{n!r}][:]" for n in flat]
-    lines += [f"    g[{n!r}] = [x.copy() for x in g[{n!r}]]" for n in nested]
+    each = "[" + ", ".join(f"x[{s}].copy()" for s in range(nseats)) + "]"
+    for n in nested:
+        lines += [f"    x = g[{n!r}]", f"    g[{n!r}] = {each} if len(x) == {nseats} else [y.copy() for y in x]"]
     for n in deep:
         lines += [f"    x = g[{n!r}]", "    if x.__class__ not in ATOMS:", f"        g[{n!r}] = COPY(x, {{}})"]
     lines.append("    return g")
@@ -594,20 +600,25 @@ def _globals_copier(flat: tuple[str, ...], nested: tuple[str, ...], deep: tuple[
     return ns["copy_g"]
 
 
-def _column_copier(how: dict[str, str]) -> Any:
+def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> Any:
     """`columns(ev) -> copy`, generated for the entity columns' plans ({member: "share" (every
     value a scalar: the column list is copied), "flat" (scalars or lists of scalars: each list
-    copied too) or "deep" (anything: copied deeply, entities shared)})."""
+    copied too, at the places of the entities `having` the member, written out) or "deep"
+    (anything: copied deeply, entities shared)})."""
+    lines = ["def columns(ev):"]
     parts = []
-    for name, kind in how.items():
+    for k, (name, kind) in enumerate(how.items()):
         col = f"ev[{name!r}]"
         if kind == "share":
             parts.append(f"{name!r}: {col}[:]")
         elif kind == "flat":
-            parts.append(f"{name!r}: [x[:] if x.__class__ is list else x for x in {col}]")
+            lines.append(f"    c{k} = {col}[:]")
+            for i in having[name]:
+                lines += [f"    x = c{k}[{i}]", f"    if x.__class__ is list: c{k}[{i}] = x[:]"]
+            parts.append(f"{name!r}: c{k}")
         else:
             parts.append(f"{name!r}: [x if x.__class__ in ATOMS else COPY(x, {{}}) for x in {col}]")
-    text = "def columns(ev):\n    return {" + ", ".join(parts) + "}"
+    text = "\n".join(lines) + "\n    return {" + ", ".join(parts) + "}"
     ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy}
     exec(text, ns)  # noqa: S102 - built from the ruleset's member names above
     return ns["columns"]

@@ -39,6 +39,8 @@ def test_generated_code_and_closures_agree(name, monkeypatch):
     assert all(m.search is not None for m in generated.moves), "every move search is generated"
     assert all(m.run is not None for m in generated.moves), "every move body is generated"
     assert all(t.run is not None for t in generated.triggers) and generated.setup_run is not None
+    unforced = {s for s, ms in generated.moves_by_step.items() if ms and not any(m.decl.forced for m in ms)}
+    assert set(generated.step_listers) == unforced, "every step without forced moves is listed by one generated function"
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     closures = rc.program_for(rs)
@@ -232,12 +234,15 @@ fn spread(t: tile) -> map<colour, int> = {c: 2 * count(t.on where .colour == c) 
 fn kept_all() -> list<int> = [size(kept[s]) for s in seats]
 fn steps() -> list<int> = 1..3
 fn climbing() -> bool = any(all(tiles[i + k].n > k for k in 0..1) for i in 0..1)
+fn weight() -> int = sum(size(kept[s]) for s in seats)
+fn on_all(t: tile) -> int = sum(on(t, c) for c in colour)
 
 step play then end turn
 move put(k in bag, t in tiles, n in 1..2) during play
   require balanced(t) and not any_pair(t) else "full"
   require spread(t)[k.colour] + n < 5 and climbing() else "too many"
   require sum(kept_all()) + size(steps()) < 12 else "enough kept"
+  require weight() < 2 or on_all(t) < 2 else "heavy"
 {
   move k to t.on
   for i in 1..n { rounds += i }
@@ -247,7 +252,7 @@ move put(k in bag, t in tiles, n in 1..2) during play
 
 
 def test_comprehensions_over_known_values_are_written_out(monkeypatch):
-    """`all`/`any` over an enumeration, the two seats or a literal range, and a map or list
+    """`all`/`any`/`sum` over an enumeration, the two seats or a literal range, and a map or list
     comprehension over one, are written out per value (no generator); a literal range
     iterated is a tuple constant, a range value a new list; the moves are the closures'."""
     rs = load_from_sources((("unrolled.ludex", UNROLLED),))
@@ -256,6 +261,7 @@ def test_comprehensions_over_known_values_are_written_out(monkeypatch):
     fns = {text.split("(")[0]: text.split("\n\n")[0] for text in c.source.split("def F_")[1:]}
     assert " for " not in fns["balanced"] and "'green'" in fns["balanced"]
     assert " for " not in fns["any_pair"] and " for " not in fns["spread"] and " for " not in fns["kept_all"]
+    assert "sum(" not in fns["weight"] and "sum(" not in fns["on_all"] and "'blue'" in fns["on_all"]
     assert "[1, 2, 3]" in fns["steps"]
     assert " for " not in fns["climbing"] and "ADD(" not in fns["climbing"]
     search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
@@ -267,3 +273,84 @@ def test_comprehensions_over_known_values_are_written_out(monkeypatch):
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert [_moves_seen(rs, s, final_state=True) for s in range(4)] == seen
+
+
+NAMED = "game named_demo\n" + CUBES + """
+zone held: per seat cube public = []
+var named: int = 0
+
+fn shows(k: cube, c: colour) -> bool = k.colour == c
+
+step play then end turn
+move take(k in bag) during play { move k to held[actor] }
+move name(s in seats, c in colour) during play
+  require named < 4 else "named enough"
+  require s != actor and (size(bag) < 5 or any(shows(k, c) for k in held[s])) else "no such cube there"
+{
+  named += 1
+}
+move rename(c in colour) during play
+  require named < 4 else "named enough"
+{
+  named += 2
+}
+"""
+
+
+def test_a_test_for_a_value_among_a_zones_attributes_is_one_list_per_zone(monkeypatch):
+    """`any(k.colour == c for k in held[s])` (here through a small function) asked for every
+    colour `c` is `c in [k.colour for k in held[s]]`, the list made once per seat `s` where
+    the guard before it lets the test run, none when it never does; the legal moves are the
+    closures'."""
+    rs = load_from_sources((("named.ludex", NAMED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_1("):].split("\n\n")[0]
+    assert "any(" not in search and re.search(r" in \(h\d+ if h\d+ is not UNSET else \(h\d+ := \[\w+\.colour for ", search)
+    # the step's lister tests `named < 4`, asked by two moves before their parameters, once
+    lister = c.source[c.source.index("def S_0("):].split("\n\n")[0]
+    assert lister.count("lst_g0 := ((G['named'] < 4))") == 2 and "    lst_g0 = UNSET" in lister
+
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(4)]
+    # while the bag holds 5 cubes or more, a seat is named only for the colours it holds
+    tested = [[m["args"]["c"] for m in moves if m["name"] == "name"] for game in seen for moves in game[:-1]
+              if sum(m["name"] == "take" for m in moves) >= 5]
+    assert any(0 < len(named) < 3 for named in tested) and any(not named for named in tested)
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(4)] == seen
+
+
+ADDED = "game added_demo\n" + CUBES + """
+zone held: per seat cube public = []
+var cp: per seat int = 0
+var worth: per seat map<colour, int> = {red: 1, blue: 2, green: 3}
+var trail: list<int> = []
+
+step play then end turn
+move take(k in bag) during play
+  require cp[actor] + worth[actor][k.colour] + max(0, size(held[actor]) - 1) < 12 else "worth enough"
+  require size(trail + [cp[actor]]) < 20 else "long enough"
+{
+  move k to held[actor]
+  cp[actor] += worth[actor][k.colour]
+  trail = trail + [cp[actor]]
+}
+"""
+
+
+def test_sums_of_the_rules_int_variables_are_python_additions(monkeypatch):
+    """An element of a per-seat int, of a map of ints by seat, and `max` of ints are ints:
+    their sum is Python's `+` (no `ADD` helper testing for lists), while `trail + [...]`
+    still joins lists; the moves and the final state are the closures'."""
+    rs = load_from_sources((("added.ludex", ADDED),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    summed = next(line for line in search.split("\n") if "< 12" in line)
+    joined = next(line for line in search.split("\n") if "< 20" in line)
+    assert "ADD(" not in summed and "max(0, " in summed and "ADD(" in joined
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
