@@ -96,6 +96,31 @@ def test_what_a_move_touched_is_marked_on_the_next_board(page, live_service):
     assert still and card not in still
 
 
+def test_a_move_that_marks_components_shows_what_it_told_about_each(page, live_service):
+    # Hanabi's hint marks every card of the hinted hand [kind, value, touched]: the board shows each
+    # card's new mark under its label, so a referee reads which cards the hint touched.
+    game, log = _finished(live_service, "hanabi", "hinted", 7)
+    hint = next(e for e in log if e["kind"] == "move" and e["body"]["move"] == "hint_rank")
+    target, rank = hint["body"]["args"]["target"], hint["body"]["args"]["rank"]
+    _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")
+    page.select_option("#seat", "all")
+    page.wait_for_function("document.querySelectorAll('#zones .zone.hidden').length === 0")
+    page.fill("#jump", str(hint["version"]))
+    page.dispatch_event("#jump", "change")
+    page.wait_for_function(f"document.body.dataset.at === '{hint['version']}' && "
+                           f"document.querySelector('#turn').textContent.startsWith('After event {hint['version']}:')")
+    chips = page.eval_on_selector_all(
+        f"[data-zone='hand[{target}]'] .chip",
+        "chips => chips.map(c => [c.title, [...c.querySelectorAll('.mark.new')].map(m => m.textContent)])")
+    assert len(chips) == 5
+    for title, new in chips:
+        card_rank = int(re.search(r"rank (\d)", title).group(1))
+        assert new == [f"rank {rank} {'yes' if card_rank == rank else 'no'}"], (title, new)
+    # the other hand was not hinted: no mark of this event on it
+    other = page.eval_on_selector_all(f"[data-zone='hand[{1 - target}]'] .mark.new", "m => m.length")
+    assert other == 0
+
+
 def test_the_timeline_is_walked_with_the_keyboard(page, live_service):
     game, log = _finished(live_service, "balloon_cup", "keyboard", 6)
     _open(page, f"{live_service.url}/games/{game['game_id']}/viewer")

@@ -148,7 +148,30 @@ function zoneLayout(key) {
   return ((data.display && data.display.layouts) || {})[name] || null;
 }
 
-function renderZone(key, zone, touched) {
+// Each visible component's marks in words (a mark that is a list reads as its items, spaced).
+function markTexts(c) {
+  return (c.marks || []).map((m) => (Array.isArray(m) ? m.map(valueText).join(" ") : valueText(m)));
+}
+
+function marksBy(view) {
+  const out = new Map();
+  for (const zone of Object.values((view && view.zones) || {})) {
+    for (const c of zone.components || []) out.set(c.name, markTexts(c));
+  }
+  return out;
+}
+
+// A chip's marks, under its label; the marks this event put on it are set apart (`.new`), so a
+// referee reads what a move told about each component it marked, not only that it marked it.
+function marksCaption(c, old) {
+  const texts = markTexts(c);
+  if (!texts.length) return null;
+  const before = old.get(c.name) || [];
+  return el("span", { class: "marks" }, ...texts.map((t) =>
+    el("span", { class: before.includes(t) ? "mark" : "mark new" }, t)));
+}
+
+function renderZone(key, zone, touched, old) {
   const layout = zoneLayout(key);
   const div = el("div", { class: "zone", "data-zone": key }, el("span", { class: "key" }, key));
   if (layout) div.dataset.layout = layout;
@@ -159,7 +182,9 @@ function renderZone(key, zone, touched) {
     for (const c of zone.components) {
       const attrs = Object.entries(c).filter(([k]) => k !== "name" && k !== "kind")
         .map(([k, v]) => `${k} ${valueText(v)}`).join(", ");
-      const chip = el("span", { class: "chip", title: `${c.name} (${c.kind}: ${attrs})`, "data-name": c.name }, chipLabel(c));
+      const caption = marksCaption(c, old);
+      const chip = el("span", { class: "chip", title: `${c.name} (${c.kind}: ${attrs})`, "data-name": c.name },
+        chipLabel(c), ...(caption ? [caption] : []));
       const colour = chipColour(c);
       if (colour) chip.style.borderLeft = `6px solid ${colour}`;
       if (touched.has(c.name)) {
@@ -185,9 +210,10 @@ function renderBoard(step) {
   $("turn").textContent = `After event ${step.at}: ${turn}`;
   const now = places(v);
   const then = before ? places(before) : new Map();
+  const marked = before ? marksBy(before) : marksBy(v);
   const touched = new Set([...now].filter(([name, where]) => before && then.get(name) !== where).map(([name]) => name));
   $("zones").replaceChildren(...[...zoneGroups(v.zones)].map(([name, zones]) =>
-    el("div", { class: "group" }, el("h4", {}, name), ...zones.map(([k, z]) => renderZone(k, z, touched)))));
+    el("div", { class: "group" }, el("h4", {}, name), ...zones.map(([k, z]) => renderZone(k, z, touched, marked)))));
   const ents = Object.entries(v.entities || {});
   $("entities").replaceChildren(...(ents.length ? [el("h3", {}, "Entities"), el("table", {}, ...ents.map(([name, f]) =>
     el("tr", {}, el("td", {}, name), el("td", {}, valueText(f)))))] : []));
