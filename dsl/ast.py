@@ -37,7 +37,7 @@ class Node:
 @attrs.frozen
 class TypeRef:
     """A type as written: `int`, `seat?`, `list<card>`, `map<colour, int>`, or a union of
-    component types `troop | tactic`, whose `name` is the members joined by `|` (`troop|tactic`)."""
+    component types `card | chip`, whose `name` is the members joined by `|` (`card|chip`)."""
 
     name: str
     args: tuple[TypeRef, ...] = ()
@@ -161,7 +161,7 @@ class ComponentsDecl(Decl):
 @attrs.frozen
 class ZoneDecl(Decl):
     """`zone NAME: [per seat|per ENUM] TYPES VISIBILITY [ordered] [= init]`; `holds` names the
-    component type, or several joined by `|` (`troop|tactic`) for a zone of several types."""
+    component type, or several joined by `|` (`card|chip`) for a zone of several types."""
 
     holds: str = ""
     visibility: str = "public"

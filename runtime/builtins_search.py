@@ -269,8 +269,6 @@ def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
     return False
 
 
-
-
 # ---- best_combination: the strongest set of cards made of held cards, wild slots and a pool ----
 
 KINDS = ("suited_run", "same_rank", "suited", "run", "any")
@@ -484,7 +482,7 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
         items = tuple(kinds.items() if kinds.__class__ is dict else kinds)
         if len(_KINDS_SEEN) >= _POOLS_MAX:
             _KINDS_SEEN.clear()
-        if items not in _KIND_TOKENS and len(_KIND_TOKENS) >= _POOLS_MAX:  # numbers start again: so do the pools
+        if items not in _KIND_TOKENS and len(_KIND_TOKENS) >= _POOLS_MAX:  # forget the numbers: so do the pools
             _KIND_TOKENS.clear()
             _KINDS_SEEN.clear()
             _POOLS.clear()
@@ -492,7 +490,7 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
         for kind, _base in items:
             if kind not in KINDS:
                 raise ValueError(f"unknown kind of set '{kind}' (one of {', '.join(KINDS)})")
-        last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, len(_KIND_TOKENS)), items)
+        last = _KINDS_SEEN[id(kinds)] = (kinds, dict(items), _KIND_TOKENS.setdefault(items, next(_KIND_NUMBERS)), items)
     key = (last[2], size, cards, wilds)
     lp = _LAST_POOL[0]  # after the kinds (their numbers may have started again); one read: a thread may replace it
     p = lp[4]
@@ -522,6 +520,9 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
 # the kinds maps seen: a number for each (a key of `_Pool.best`) by their items, and by the map's
 # id (the map itself, which keeps the id from being reused, a copy of it, its number, its items)
 _KIND_TOKENS: dict[tuple[Any, ...], int] = {}
+# numbers are never given twice, even after `_KIND_TOKENS` is forgotten: a thread still asking
+# about an older kinds map cannot store its answer under a number a newer map now has
+_KIND_NUMBERS = itertools.count()
 _KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int, tuple[tuple[str, int], ...]]] = {}
 
 

@@ -477,19 +477,21 @@ class Gen:
         """`any(x.a == e for x in Z)` over a zone `Z`, with `e` a name, a literal or an
         attribute read not reading `x`, as `e in [x.a for x in Z]`: the same truth (the values
         compare with `==`; `e` is pure), and the list reads no binder the test's `e` reads, so
-        a legal-move search makes it once per zone, not once per value of `e` (`_hoist`: is
-        any card in that hand red? yellow? ... from one list of the hand's colours). Else `n`."""
+        a legal-move search makes it once per zone, not once per value of `e` (`_hoist`: does
+        any element of Z have a == 1? a == 2? ... from one list of Z's values of a). Only for `e` a
+        name or a literal: the list reads every element and `e` is read even when Z is empty, so
+        an `e` that could fail (an attribute of none) keeps the short-circuiting form. Else `n`."""
         fname, elem, fors = n.args
         if fname != "any" or len(fors) != 1:
             return n
-        elem = self._expand(elem)  # `shows(k, c)`, a function of `k.colour == c`: its body
+        elem = self._expand(elem)  # `f(x, e)`, a function whose body is `x.a == e`: that body
         if elem.op != "binop" or elem.args[0] != "==":
             return n
         var, dom, cond = fors[0].args
         if cond is not None or self.shape(dom, env) != "zone":
             return n
         for x, e in ((elem.args[1], elem.args[2]), (elem.args[2], elem.args[1])):
-            if (x.op == "attr" and x.args[0].op == "name" and x.args[0].args[0] == var and _simple(e)
+            if (x.op == "attr" and x.args[0].op == "name" and x.args[0].args[0] == var and e.op in ("name", "lit")
                     and not any(m.op in ("name", "it") and (m.op == "it" or m.args[0] == var) for m in A.walk(e))):
                 return A.Node("in_", (e, A.Node("list_comp", (x, fors), n.span)), n.span)
         return n
@@ -689,8 +691,8 @@ class Gen:
         return False
 
     def _indexed_type(self, n: A.Node, env: dict[str, str]) -> A.TypeRef | None:
-        """The declared type of `n`, an index into a variable of the rules: `cp[s]` of `var cp:
-        per seat int` is an int, `vouchers[s][v]` of `var vouchers: per seat map<voucher, int>`
+        """The declared type of `n`, an index into a variable of the rules: `score[s]` of `var
+        score: per seat int` is an int, `stock[s][g]` of `var stock: per seat map<good, int>`
         too. None when `n` indexes anything else (a local, a function's value...)."""
         depth = 0
         while n.op == "index":
@@ -1834,8 +1836,8 @@ _GUARD = re.compile(r"( {12}| {16})if not \((.*)\): break$")  # a move's test be
 
 def _shared_guards(body: list[str]) -> list[str]:
     """Rewrite, in place, the tests that several moves of a step lister make before their
-    first parameter with the same text (`it is the act step and my scientist is at the
-    Supplier`) to compute it once, on first use, in a local of the lister (a search never
+    first parameter with the same text (`it is step s and my pawn stands on square q`) to
+    compute it once, on first use, in a local of the lister (a search never
     changes the state, so the value holds for every move). Returns the locals' names."""
     seen: dict[str, int] = {}
     for line in body:

@@ -946,7 +946,7 @@ class Game:
     def _execute(self, mc: MoveCode, binding: tuple, seat: int, revealed: bool = False) -> None:
         st = self.st
         # the event's `args`: one shared dict per binding of this move (a live game keeps all its
-        # events, and the same arguments recur across plies and games: {"card": "red-7"}), with
+        # events, and the same arguments recur across plies and games: {"c": "x-1"}), with
         # whether the binding holds a component (whose slot some seat may not see) or a pick
         memo = mc.args_memo
         try:

@@ -2,7 +2,9 @@
 `Game.provable` (the anchor, `<repo>/../shared/anchors/battle_line.py`) on many seeded random
 positions at one flag: Mud or Fog or neither, seat 0's side complete (troops and morale cards),
 seat 1's side holding none to all of its cards (morale cards too), some troops face up on a
-discard pile and the rest unseen. Skipped when the anchor is absent (as beside CI's checkout)."""
+discard pile and the rest unseen. Where the anchor is absent (as beside CI's checkout), its answers
+recorded in `anchor_provable_answers.txt` stand in for it (one 0/1 per position, in order); where
+it is present, the record is checked against it too."""
 
 from __future__ import annotations
 
@@ -10,14 +12,14 @@ import importlib.util
 import random
 from pathlib import Path
 
-import pytest
 from bl_helpers import TROOPS, flag, put, ruleset
 
 from runtime import Game
 from runtime.builtins_search import ruleset_fn
 
 ANCHOR = Path(__file__).resolve().parents[2].parent / "shared" / "anchors" / "battle_line.py"
-pytestmark = pytest.mark.skipif(not ANCHOR.is_file(), reason=f"no anchor engine at {ANCHOR}")
+RECORDED = Path(__file__).resolve().parent / "anchor_provable_answers.txt"
+POSITIONS = 600
 
 MORALE = ["alexander", "darius", "companion_cavalry", "shield_bearers"]
 
@@ -76,15 +78,19 @@ def _ludex(spec: dict, table: list[str]) -> Game:
     return g
 
 
-def test_provable_agrees_with_the_anchor_on_random_positions() -> None:
-    hand = _anchor()
+def _positions() -> list[tuple[dict, list[str]]]:
     rng = random.Random(27)
-    answers = {True: 0, False: 0}
-    for _ in range(600):
-        spec, table = _position(rng)
-        want = hand.Game.from_position(flags=[spec], discards=[table, []], seat=0).provable(0, 0)
+    return [_position(rng) for _ in range(POSITIONS)]
+
+
+def test_provable_agrees_with_the_anchor_on_random_positions() -> None:
+    recorded = [c == "1" for c in RECORDED.read_text().strip()]
+    assert len(recorded) == POSITIONS
+    hand = _anchor() if ANCHOR.is_file() else None
+    for (spec, table), want in zip(_positions(), recorded):
+        if hand is not None:  # the record is the anchor's own answer
+            assert hand.Game.from_position(flags=[spec], discards=[table, []], seat=0).provable(0, 0) is want, (spec, table)
         g = _ludex(spec, table)
         got = ruleset_fn(g.st, "provable")(flag(g, 1), 0)
         assert got is want, (spec, table)
-        answers[want] += 1
-    assert min(answers.values()) > 100  # both answers are common: the positions test something
+    assert min(recorded.count(True), recorded.count(False)) > 100  # both answers are common: the positions test something

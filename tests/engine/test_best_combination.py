@@ -204,3 +204,4 @@ def test_zones_changed_a_card_at_a_time_agree_with_their_cards(cards, steps, kin
         for size in (2, 3):
             got = best_combination(st, [], [], refs, size, "suit", "rank", kinds)
             assert got == best_combination(st, [], [], zones[0] + zones[1], size, "suit", "rank", kinds)
+            assert got == _brute([], [], [(c.d["suit"], c.d["rank"]) for c in zones[0] + zones[1]], size, kinds, None)
