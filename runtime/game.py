@@ -858,6 +858,8 @@ class Game:
         except ImpossibleOutcome:
             g = Game.fold(self.prog.rs, self.seats, st.options, events, budget=st.budget)
             g.st.chance = st.chance
+        if st.passing is not None:  # a reader watching this game watches the rebuilt state
+            g.st.passing = []
         self.st = g.st
         self.st.callables = self.prog.callables
         self._listing = None

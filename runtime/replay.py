@@ -71,7 +71,8 @@ def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, event
     with the game's next decisions (`.note`).
 
     The log is folded once, observed (`runtime.events.observing`) at the start of each decision,
-    where the state is the one right after the decision before it; `seed` and `budget` as
+    where the state is the one right after the decision before it, and watched through each
+    decision (`Readers.watch`: what passes through a reader's zones); `seed` and `budget` as
     `Game.fold` takes them. Raises what `Game.fold` raises.
     """
     prog = program_for(ruleset)
@@ -80,9 +81,13 @@ def named_in_log(ruleset: Any, seats: int, options: dict[str, Any] | None, event
     done = [0]  # the first event of the decision not yet noted
 
     def observe(state: Any, next_index: int) -> None:
-        if next_index in starts and next_index > done[0]:
+        if next_index not in starts:
+            return
+        if next_index > done[0]:  # noted, and the decision starting here watched
             readers.note(_Peek(prog, state), events[done[0]:next_index])
             done[0] = next_index
+        else:
+            readers.watch(_Peek(prog, state))
 
     with observing(observe):
         game = Game.fold(ruleset, seats, options, events, seed=seed, budget=budget)

@@ -17,7 +17,7 @@ import re
 import string
 from typing import Any, Mapping
 
-from runtime.views import seen, seen_by, told
+from runtime.views import passed_by, seen, seen_by, told
 
 _FORMAT = string.Formatter()
 # an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
@@ -165,30 +165,34 @@ def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[s
 
 
 def named_after_move(game: Any, seat: int | None, events: Any, before: set[str],
-                     now: set[str] | None = None) -> dict[int, dict[str, Any]]:
+                     now: set[str] | None = None, passed: set[str] | frozenset[str] = frozenset()) -> dict[int, dict[str, Any]]:
     """For `events`, what one decision just made in `game` (a `runtime.Game`, or anything with
     the `st` of a game right after the decision: a replay asks between two moves of a log, where
     there is no `Game`), the arguments `seat` (None: a spectator) saw only as slots whose
     components it can now tie to them: `{ply: {argument: component name}}`, for `name_public`.
     `before` is the names the seat saw before the decision (`runtime.views.seen` then), `now`
-    those it sees after it (None: asked of `game`).
+    those it sees after it (None: asked of `game`), `passed` those it saw pass through a zone it
+    sees during the decision (`runtime.views.passed_by`), even if they lie hidden from it again
+    once the decision is over.
 
-    A component is tied when the decision's one hidden argument that the seat now sees is also
-    the one component that became visible to it and that no event told it openly (a card played
-    face up, a draw into a public place being told by its chance event). Otherwise every slot
-    stays: several cards turned face up at once (which was played?), or a component the seat
-    sees only later; so does a pick (a list)."""
+    A component is tied when the decision's one hidden argument that the seat saw (now, or
+    passing) is also the one component that became visible to it and that no event told it
+    openly (a card played face up, a draw into a public place being told by its chance event).
+    Otherwise every slot stays: several cards turned face up at once (which was played?), a
+    component that only moved between zones hidden from the seat, or one the seat sees only
+    later; so does a pick (a list)."""
     who = -1 if seat is None else seat
     hidden = [(e, k) for e in events if e.hidden_from for k, blind in e.hidden_from.items()
               if who in blind and isinstance(e.args.get(k), str)]
     if not hidden:
         return {}
     now = seen(game, seat) if now is None else now
-    public = [(e, k) for e, k in hidden if e.args[k] in now]
+    shown = now | passed if passed else now
+    public = [(e, k) for e, k in hidden if e.args[k] in shown]
     if len(public) != 1:
         return {}
     (e, k), = public
-    if (now - before) - told(game, seat, events) != {e.args[k]}:
+    if (shown - before) - told(game, seat, events) != {e.args[k]}:
         return {}
     return {e.ply: {k: e.args[k]}}
 
@@ -197,15 +201,26 @@ class Readers:
     """What each reader of one game may name, kept decision by decision (`note` after each):
     `named[viewer]` is `{ply: {argument: component name}}` (`named_after_move`), for the seats and
     the spectator (None) given as `viewers`; `before[viewer]` the names it saw after the last
-    decision noted (empty before the game's setup)."""
+    decision noted (empty before the game's setup). The components a decision moves are noted
+    on the game's state while it is watched (`watch`; `note` watches the next decision)."""
 
     def __init__(self, viewers: Any) -> None:
         self.named: dict[int | None, dict[int, dict[str, Any]]] = {v: {} for v in viewers}
         self.before: dict[int | None, set[str]] = {v: set() for v in viewers}
 
+    @staticmethod
+    def watch(game: Any) -> None:
+        """Note from now on each component `game` (a `Game`, or anything with its `st`) moves
+        and where to (`State.passing`), until the next `note`: the readers see what passes
+        through their zones. A game nobody watches notes nothing (its clones never do)."""
+        game.st.passing = []
+
     def note(self, game: Any, events: Any) -> None:
-        """After `events`, one decision's (`game` right after it): name what each reader may."""
+        """After `events`, one decision's (`game` right after it): name what each reader may, then
+        watch the next decision (`watch`)."""
         now = seen_by(game, self.named)
+        passed = passed_by(game, self.named, game.st.passing or ())
         for v, named in self.named.items():
-            named.update(named_after_move(game, v, events, self.before[v], now[v]))
+            named.update(named_after_move(game, v, events, self.before[v], now[v], passed[v]))
         self.before = now
+        self.watch(game)

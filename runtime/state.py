@@ -59,6 +59,9 @@ class State:
         self.events_shared = False  # `events` is another state's list too: see `own_events`
         self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
+        # (component name, index of the zone it entered) for each move of a component while a
+        # reader watches (`runtime.sentences.Readers.watch`); None: nobody watches (clones never do)
+        self.passing: list[tuple[str, int]] | None = None
         self.sim: Any = None  # the open round of a simultaneous step (runtime.simultaneous.Round, immutable), or None
         self.rule = "setup"
         self.version = 0
@@ -151,6 +154,8 @@ class State:
         self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
         d["marks"] = self.marks.copy()  # its values are tuples
         d["fn_memo"] = [-1, {}]
+        if self.passing is not None:  # what a reader watches is the game's own state's moves
+            d["passing"] = None
         if columns is not None:  # the entities are shared; their columns are copied
             d["ent_alive"] = self.ent_alive[:]
             d["ev"] = columns(self.ev)
@@ -173,6 +178,8 @@ class State:
                 d[k] = {name: _copy(col, memo) for name, col in v.items()}
             elif k == "fn_memo":
                 d[k] = [-1, {}]
+            elif k == "passing":
+                d[k] = None
             elif k == "g":
                 g = d[k] = v.copy()
                 for n in self.loose:
@@ -309,6 +316,8 @@ class State:
                         dirty.add(z.decl_name)
                 zones[d] = zones[d] + [what]
                 loc[what.id] = d
+                if self.passing is not None:
+                    self.passing.append((what.name, d))
                 return
             items: Any = (what,)
         elif what.__class__ is ZoneRef:
@@ -320,6 +329,8 @@ class State:
         if dest.watched:
             dirty.add(dest.decl_name)
         d = dest.idx
+        if self.passing is not None:
+            self.passing.extend((c.name, d) for c in items)
         target = zones[d] = zones[d][:]
         copied = [d]
         for k, c in enumerate(items):
@@ -376,6 +387,8 @@ class State:
             zones[d] = zones[d] + taken
             for c in taken:
                 loc[c.id] = d
+            if self.passing is not None:
+                self.passing.extend((c.name, d) for c in taken)
             if src.watched:
                 self.dirty.add(src.decl_name)
             if dest.watched:

@@ -88,15 +88,31 @@ def seen(game: Any, viewer: int | str | None, names: Iterable[str] | None = None
 def seen_by(game: Any, viewers: Iterable[int | None]) -> dict[int | None, set[str]]:
     """`seen(game, v)` for each of `viewers`, in one pass over the zones."""
     st = game.st
+    return _sorted_by_sight(viewers, ((z, [c.name for c in st.zones[z.idx]]) for z in st.zone_refs))
+
+
+def passed_by(game: Any, viewers: Iterable[int | None], passing: Iterable[tuple[str, int]]) -> dict[int | None, set[str]]:
+    """For each of `viewers`, the names of the components of `passing` it saw pass: `(component
+    name, index of the zone it entered)` pairs (`State.passing`, the moves of one decision), those
+    into a zone whose contents the viewer sees, as `seen` would have named them there, however
+    briefly they lay in it (a card laid face up that the same move's effects turn face down)."""
+    into: dict[int, list[str]] = {}
+    for name, i in passing:
+        into.setdefault(i, []).append(name)
+    refs = game.st.zone_refs
+    return _sorted_by_sight(viewers, ((refs[i], names) for i, names in into.items()))
+
+
+def _sorted_by_sight(viewers: Iterable[int | None],
+                     contents: Iterable[tuple[ZoneRef, list[str]]]) -> dict[int | None, set[str]]:
+    """`{viewer: names}`: the names listed with each zone of `contents` go to the viewers that see
+    the zone's contents."""
     out: dict[int | None, set[str]] = {v: set() for v in viewers}
-    for z in st.zone_refs:
-        items = st.zones[z.idx]
-        if not items:
+    for z, names in contents:
+        if not names:
             continue
-        lookers = [named for v, named in out.items() if z.visible_to(v)]
-        if lookers:
-            names = [c.name for c in items]
-            for named in lookers:
+        for v, named in out.items():
+            if z.visible_to(v):
                 named.update(names)
     return out
 

@@ -733,6 +733,7 @@ class GameService:
             bodies = sealedlog.runtime_bodies([e.to_dict() for e in live.events], gamelog.RUNTIME_KINDS, live.seed)
             with _rules_running():
                 live.readers = gamelog.named_slots(self.rules, live.header, bodies, live.seed, self.budget)
+            live.readers.watch(live.game)  # its next decisions, as the fold watched each one
         return live.readers.named
 
     def _texts(self, live: LiveGame, shown: list[dict[str, Any]], seat: int | None) -> list[str]:

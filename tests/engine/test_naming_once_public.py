@@ -2,7 +2,9 @@
 kept by `Readers` move by move and folded from a log by `runtime.replay.named_in_log`): the one
 card a move laid face up, never a card still hidden from the reader, never one it sees only
 later, and never one of several that turned face up at once (which one was played is not told).
-The deck is stacked through the shuffle's chance outcome."""
+A card its own move's effects turn face down again is named all the same, since it lay face up
+on the way; one that only passed through places hidden from the reader is not. The deck is
+stacked through the shuffle's chance outcome."""
 
 from __future__ import annotations
 
@@ -50,3 +52,32 @@ def test_gems_that_turn_face_up_together_are_not_tied_to_the_moves_that_kept_the
     for reader in (1, None):
         assert first not in readers.named[reader] and second not in readers.named[reader]
     assert named_in_log(g.ruleset, 2, None, list(g.events), READERS).named == readers.named
+
+
+def test_a_gem_face_up_only_within_its_own_move_is_named_and_one_buried_unseen_is_not():
+    # seat 0 burns ruby (face up on the pyre, then to the face-down ash by the trigger the move
+    # sets off), seat 1 buries onyx (its purse, then the ash: never face up), seat 0 buries jade
+    g, readers, (burn, bury, bury_back) = _play([(0, "burn", "ruby"), (1, "bury", "onyx"), (0, "bury", "jade")])
+    for reader in READERS:
+        assert not g.view(reader)["zones"]["pyre"]["components"]  # no reader sees ruby any more
+        assert g.view(reader)["zones"]["ash"]["count"] == 3
+    for reader in (1, None):
+        assert readers.named[reader][burn] == {"c": "ruby"}
+        assert bury_back not in readers.named[reader]  # jade: its slot only
+    for reader in (0, None):
+        assert bury not in readers.named[reader]  # onyx: its slot only
+    assert named_in_log(g.ruleset, 2, None, list(g.events), READERS).named == readers.named
+
+
+def test_what_passes_is_noted_only_while_a_reader_watches_and_never_by_a_clone():
+    g, readers, _ = _play([(0, "lay", "ruby")])
+    assert g.st.passing == []  # watched: the next decision's moves go here
+    probe = g.clone()
+    probe.apply(1, {"name": "burn", "args": {"c": "onyx"}})
+    assert probe.st.passing is None and g.st.passing == []
+    g.apply(1, {"name": "burn", "args": {"c": "onyx"}})
+    zones = {z.idx: z.key for z in g.st.zone_refs}
+    assert [(name, zones[i]) for name, i in g.st.passing] == [("onyx", "pyre"), ("onyx", "ash")]
+    unwatched = Game.new(g.ruleset, 2, seed=1, outcomes=[STACKED], strict=True)
+    unwatched.apply(0, {"name": "burn", "args": {"c": "ruby"}})
+    assert unwatched.st.passing is None

@@ -88,5 +88,37 @@ def test_processes_sharing_a_store_name_the_same_cards_as_one_folding_the_log_an
         anew = GameService(EventStore(url)).events(gid, token)  # a third process: the log folded once
         assert not anew["finished"]
         assert first.events(gid, token)["texts"] == second.events(gid, token)["texts"] == anew["texts"]
-        if seat is not None:  # and the other seat's cards laid face up are named
-            assert any(t.startswith(f"Seat {1 - seat} places ") and "hidden component" not in t for t in anew["texts"])
+        # and every card placed is named for every reader, one that completed a flight and went
+        # face down with it too: each lay face up on its tile
+        places = [t for t, e in zip(anew["texts"], anew["events"]) if e["kind"] == "move" and e["body"]["move"] == "place"]
+        assert places and not any("hidden component" in t for t in places), places
+
+
+def test_a_card_face_up_only_within_its_own_move_is_named_for_every_reader(tmp_path):
+    # seed and moves chosen so the 72nd move places a card that completes a flight, whose cards go
+    # to the discard, which the draw then shuffles into the face-down deck: the card never lies
+    # face up between two events, yet every reader saw it placed on its tile
+    from api.app import GameService
+    from api.store import EventStore
+
+    url = f"sqlite:///{tmp_path / 'ludex.db'}"
+    live = GameService(EventStore(url))
+    game = live.create_game("balloon_cup", seats=2, seed="flight 1")
+    gid, rng = game["game_id"], random.Random(1)
+    play_service(live, game, rng, moves=10)
+    tokens = {seat: game["tokens"][seat] if seat is not None else None for seat in (0, 1, None)}
+    for token in tokens.values():  # read now: this service keeps the names move by move from here
+        live.events(gid, token)
+    last = play_service(live, game, rng, moves=62)
+    bodies = [e["body"] for e in live.export(gid)[-len(last["events"]):]]
+    card = bodies[0]["args"]["card"]
+    assert bodies[0]["move"] == "place" and any(
+        b["kind"] == "chance" and b["node"] == "shuffle" and card in b["outcome"] for b in bodies)
+    for seat, token in tokens.items():
+        assert card not in {c["name"] for z in live.view(gid, token)["view"]["zones"].values()
+                            for c in z.get("components") or ()}  # face down in the deck now
+        folded = GameService(EventStore(url)).events(gid, token)  # a new process: the log folded once
+        assert not folded["finished"] and live.events(gid, token)["texts"] == folded["texts"]
+        places = [t for t, e in zip(folded["texts"], folded["events"]) if e["kind"] == "move" and e["body"]["move"] == "place"]
+        assert f"places {card} on " in places[-1]
+        assert not any("hidden component" in t for t in places), places
