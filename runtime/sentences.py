@@ -146,13 +146,6 @@ def ending_sentence(rules: Any, ending: Mapping[str, Any] | None) -> str:
     return f"{head[:1].upper()}{head[1:]} ({where}{cite}). {who}{told}."
 
 
-
-def visible_names(view: Mapping[str, Any]) -> set[str]:
-    """The names of the components a view shows (`runtime.views.view`'s JSON)."""
-    return {str(c["name"]) for z in (view.get("zones") or {}).values() for c in z.get("components") or ()
-            if isinstance(c, Mapping) and "name" in c}
-
-
 def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[str]) -> dict[str, Any]:
     """An event as one reader was shown it (`runtime.views.event_view`) with each argument it saw
     only as a slot (`hand[1]@3`) named after all, when that component (`args`, the event's own

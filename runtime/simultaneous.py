@@ -23,7 +23,6 @@ from runtime.events import NO_ARGS, NO_OUTCOME, Event, new_event
 SEALED = "sealed"  # the kind of a sealed choice's event, and the `node` of a revealed move's event
 
 
-
 def decides(event: Any, seats: int) -> bool:
     """Whether `event` is a seat's decision, where `Game.fold` applies a move (and a live game
     one `Game.apply`): a human seat's move (`seats` human seats), or its sealed choice. An
@@ -31,6 +30,7 @@ def decides(event: Any, seats: int) -> bool:
     if event.kind == SEALED:
         return True
     return event.kind == "move" and not (event.seat is not None and event.seat >= seats) and event.node != SEALED
+
 
 @attrs.frozen
 class Round:
