@@ -240,10 +240,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play in the terminal against random seats, seeing only your seat's view: a full-screen
         UI (board, your moves as sentences grouped by name, a line to type a move, event log; q
-        quits), or with --plain the board as text and numbered moves. A move is typed as
-        `name arg=value ...` (`place card=red-12 t=tile3 s=0`), every part shortened to a unique
-        prefix (`pl c=red-12 t=tile3 s=0`); an ambiguous text names its candidates, an illegal
-        one the rule's reason."""
+        quits), or with --plain the board as text and numbered moves, each with the shortest text
+        that types it. A move is typed as `name arg=value ...` (`place card=red-12 t=tile3 s=0`),
+        every part shortened to a unique prefix (`pl c=red-12 t=tile3 s=0`); an ambiguous text
+        names its candidates, an illegal one the rule's reason."""
         rs = _load(ruleset, variant)
         opts = parse_options(rs, option)
         seats = seat_count(rs, seats)
@@ -360,14 +360,19 @@ def _applied(g: Any, actor: int, move: Any, readers: Any) -> list[Any]:
 
 def _plain_turn(console: Console, g: Any, seat: int, moves: list[Any]) -> None:
     """The board as text (`ludex.board`, drawn from the rules' display hints) and the seat's
-    moves, numbered, as sentences."""
+    moves, numbered, as sentences, each followed by what to type for it
+    (`ludex.typed_moves.typed_form`) in brackets: on the sentence's line when both fit the
+    console's width, else on the next line under the sentence."""
     from ludex.board import board_text
+    from ludex.typed_moves import typed_form
     from runtime.display import display_hints
 
     view = g.view(seat)
     console.print(board_text(view, width=console.width, hints=display_hints(g.ruleset)), end="", markup=False, highlight=False)
     for i, m in enumerate(moves):
-        console.print(f"  {i}: {plain_move_text(g, seat, m)}", markup=False, highlight=False, soft_wrap=True)
+        head, typed = f"  {i}: {plain_move_text(g, seat, m)}", f"[{typed_form(m, moves)}]"
+        line = f"{head}  {typed}" if len(head) + 2 + len(typed) <= console.width else f"{head}\n{' ' * (len(str(i)) + 4)}{typed}"
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def plain_move_text(g: Any, seat: int, move: Any) -> str:

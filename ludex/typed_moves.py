@@ -8,6 +8,9 @@ what `ludex play` reads in its typed line and `ludex play --plain` at its prompt
 - A pick (`NAME in COUNT of DOMAIN`) takes its candidates separated by commas, `cs=h-2,s-5`.
 - A number alone is the move of that number in the listing.
 
+`typed_form` answers the shortest such text `resolve` reads as one listed move, for the listing
+to show beside the move's sentence.
+
 `resolve` answers the move to play, or raises `TypedMoveError` with a sentence that says why
 the text names no move (the names and values that do exist) or which moves it could name.
 A text that fits no listed move but names existing arguments is sent to the rules as typed
@@ -16,6 +19,7 @@ A text that fits no listed move but names existing arguments is sent to the rule
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any, Sequence
 
@@ -144,3 +148,31 @@ def _picked(move: Any, typed: dict[str, str]) -> Any:
         names = {value_text(c): c for c in v["of"]}
         args[k] = [names[x] for x in typed[k].split(",") if x]
     return {"name": move.name, "args": args}
+
+
+def typed_form(move: Any, moves: Sequence[Any]) -> str:
+    """The shortest text `name k=v ...` that `resolve` reads as `move` among `moves` (a seat's
+    listed `runtime.Move`s): whole names and values, as few arguments as make it one move (ties:
+    the shorter text, then the arguments' order). A pick (runtime.picks) is always typed, shown as
+    `k=<N, commas>`; the check types its first N candidates. Whole text when no subset names it."""
+    offers = [k for k, v in move.args.items() if is_offer(v)]
+    free = [k for k in move.args if k not in offers]
+
+    def text(keys: Sequence[str], shown: bool) -> str:
+        def value(k: str) -> str:
+            v = move.args[k]
+            if not is_offer(v):
+                return value_text(v)
+            return f"<{v['pick']}, commas>" if shown else ",".join(value_text(c) for c in v["of"][: v["pick"]])
+        return " ".join([move.name, *(f"{k}={value(k)}" for k in move.args if k in keys or k in offers)])
+
+    for size in range(len(free) + 1):
+        for keys in sorted(itertools.combinations(free, size), key=lambda ks: len(text(ks, True))):
+            try:
+                got = resolve(text(keys, False), moves)
+            except TypedMoveError:
+                continue
+            if got is move or (offers and isinstance(got, dict) and got["name"] == move.name
+                               and all(got["args"].get(k) == move.args[k] for k in free)):
+                return text(keys, True)
+    return text(free, True)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from dsl import load_from_sources, load_ruleset
 from ludex.designer_commands import new_game
 from ludex.play_ui import PlayApp
-from ludex.typed_moves import TypedMoveError, resolve
+from ludex.typed_moves import TypedMoveError, resolve, typed_form
 from runtime import Game, Move
 from runtime.picks import is_offer
 from runtime.sentences import value_text
@@ -182,23 +182,30 @@ def test_a_pick_chosen_in_the_list_is_finished_in_the_typed_line():
     assert (0, {"name": "pass_cards", "args": {"cs": hand[:3]}}) in played
 
 
+def _random_position(ruleset: str, seed: int, plies: int) -> tuple[Game, list[Move]] | None:
+    """A bundled game after `plies` random moves, and the legal moves of the seat to act; None
+    when it ended."""
+    rules = load_ruleset(ruleset)
+    g = Game.new(rules, rules.seats[0], seed=str(seed))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if g.terminal:
+            return None
+        actor = g.decision().seats[0]
+        g.apply(actor, g.pick_at_random(actor, rng.choice(g.legal_moves(actor)), rng))
+    return None if g.terminal else (g, g.legal_moves(g.decision().seats[0]))
+
+
 @pytest.mark.parametrize("ruleset", ["balloon_cup", "battle_line", "hanabi", "weather_machine"])
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 10_000), plies=st.integers(0, 40))
 def test_every_listed_move_typed_in_full_or_by_prefixes_is_that_move(ruleset, seed, plies):
     """At random positions of every bundled game, each legal move typed as `name k=v ...` is that
     move, and so is the text with every name cut to its shortest unique prefix."""
-    rules = load_ruleset(ruleset)
-    g = Game.new(rules, rules.seats[0], seed=str(seed))
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if g.terminal:
-            return
-        actor = g.decision().seats[0]
-        g.apply(actor, g.pick_at_random(actor, rng.choice(g.legal_moves(actor)), rng))
-    if g.terminal:
+    position = _random_position(ruleset, seed, plies)
+    if position is None:
         return
-    moves = [m for m in g.legal_moves(g.decision().seats[0]) if not any(is_offer(v) for v in m.args.values())]
+    moves = [m for m in position[1] if not any(is_offer(v) for v in m.args.values())]
     names = list(dict.fromkeys(m.name for m in moves))
 
     def shortest(word: str, among: list[str]) -> str:
@@ -211,3 +218,63 @@ def test_every_listed_move_typed_in_full_or_by_prefixes_is_that_move(ruleset, se
         keys = list(dict.fromkeys(k for x in moves if x.name == m.name for k in x.args))
         short = " ".join([shortest(m.name, names), *(f"{shortest(k, keys)}={value_text(v)}" for k, v in m.args.items())])
         assert resolve(short, moves) == m, short
+
+
+@pytest.mark.parametrize("ruleset", ["balloon_cup", "battle_line", "hanabi", "weather_machine"])
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(0, 10_000), plies=st.integers(0, 40))
+def test_the_typed_form_listed_beside_each_move_is_that_move(ruleset, seed, plies):
+    """At random positions of every bundled game, the text `--plain` lists beside each legal move
+    is read back by the typed-move parser as that very move (a pick's `<N, commas>` typed as its
+    first N candidates is that move with those picked), and no argument in it could be left out."""
+    position = _random_position(ruleset, seed, plies)
+    if position is None:
+        return
+    _, moves = position
+    for m in moves:
+        shown = typed_form(m, moves)
+        picks = {k: v["of"][: v["pick"]] for k, v in m.args.items() if is_offer(v)}
+        text = re.sub(r"(\w+)=<\d+, commas>", lambda x: f"{x[1]}=" + ",".join(map(value_text, picks[x[1]])), shown)
+        got = resolve(text, moves)
+        if picks:
+            assert got == {"name": m.name, "args": {**m.args, **picks}}, shown
+        else:
+            assert got is m, shown
+        name, *pairs = shown.split()
+        assert name == m.name
+        for pair in pairs:  # each argument shown is needed: without it the text names another move or none
+            if pair.split("=")[0] in picks:
+                continue
+            rest = " ".join([name, *(p for p in text.split()[1:] if p.split("=")[0] != pair.split("=")[0])])
+            try:
+                assert resolve(rest, moves) is not m, (shown, rest)
+            except TypedMoveError:
+                pass
+
+
+def test_the_typed_form_of_a_pick_names_its_count_and_reads_back_with_candidates():
+    from pathlib import Path
+
+    rules = load_ruleset(str(Path(__file__).parents[1] / "simultaneous" / "hearts_mini.ludex"))
+    g = Game.new(rules, 4, seed="picks")
+    moves = g.legal_moves(0)
+    shown = [typed_form(m, moves) for m in moves]
+    assert shown == ["pass_cards cs=<3, commas>"]
+    hand = moves[0].args["cs"]["of"]
+    typed = shown[0].replace("<3, commas>", ",".join(value_text(c) for c in hand[-3:]))
+    assert resolve(typed, moves) == {"name": "pass_cards", "args": {"cs": hand[-3:]}}
+
+
+def test_plain_play_lists_beside_each_move_what_to_type_for_it_within_80_columns():
+    g, moves = _first_turn()
+    done = ludex("play", "balloon_cup", "--seed", "7", "--plain", input="0\n")
+    listing = done.output.split(PROMPT)[0].split("variables:")[1].splitlines()[1:]
+    assert all(len(line) <= 80 for line in listing)
+    joined = " ".join(" ".join(listing).split())
+    for i, m in enumerate(moves):
+        sentence = f"{i}: places {m.args['card']} on seat {m.args['s']}'s side of {m.args['t']}"
+        assert f"{sentence} [{typed_form(m, moves)}]" in joined
+    cards = [m.args["card"] for m in moves]
+    once = next(m for m in moves if cards.count(m.args["card"]) == 2)  # one card, one tile: its tile need not be said
+    assert typed_form(once, moves) == f"place card={once.args['card']} s={once.args['s']}"
+    assert "place card=yellow-12 t=tile1 s=0" in [typed_form(m, moves) for m in moves]
