@@ -17,7 +17,7 @@ import re
 import string
 from typing import Any, Mapping
 
-from runtime.views import passed_by, seen, seen_by, told
+from runtime.views import passed_by, seen_by, told
 
 _FORMAT = string.Formatter()
 # an argument the reader may not see is listed as its slot, `ZONE@INDEX` (`hand[1]@3`)
@@ -158,13 +158,13 @@ def name_public(shown: Mapping[str, Any], args: Mapping[str, Any], public: set[s
 
 
 def named_after_move(game: Any, seat: int | None, events: Any, before: set[str],
-                     now: set[str] | None = None, passed: set[str] | frozenset[str] = frozenset()) -> dict[int, dict[str, Any]]:
+                     now: set[str], passed: set[str] | frozenset[str] = frozenset()) -> dict[int, dict[str, Any]]:
     """For `events`, what one decision just made in `game` (a `runtime.Game`, or anything with
     the `st` of a game right after the decision: a replay asks between two moves of a log, where
     there is no `Game`), the arguments `seat` (None: a spectator) saw only as slots whose
     components it can now tie to them: `{ply: {argument: component name}}`, for `name_public`.
-    `before` is the names the seat saw before the decision (`runtime.views.seen` then), `now`
-    those it sees after it (None: asked of `game`), `passed` those it saw pass through a zone it
+    `before` is the names the seat saw before the decision (`runtime.views.seen_by` then), `now`
+    those it sees after it, `passed` those it saw pass through a zone it
     sees during the decision (`runtime.views.passed_by`), even if they lie hidden from it again
     once the decision is over.
 
@@ -179,7 +179,6 @@ def named_after_move(game: Any, seat: int | None, events: Any, before: set[str],
               if who in blind and isinstance(e.args.get(k), str)]
     if not hidden:
         return {}
-    now = seen(game, seat) if now is None else now
     shown = now | passed if passed else now
     public = [(e, k) for e, k in hidden if e.args[k] in shown]
     if len(public) != 1:

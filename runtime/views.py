@@ -75,18 +75,10 @@ def view(game: Any, viewer: int | str | None) -> dict[str, Any]:
     return out
 
 
-def seen(game: Any, viewer: int | str | None, names: Iterable[str] | None = None) -> set[str]:
-    """The names of the components `viewer` sees now (of `names` only, when given), as `view`
-    would show them by name (in a zone whose contents it sees); without drawing the whole view.
-    `game` is a `Game`, or anything with its `st`."""
-    st = game.st
-    wanted = None if names is None else set(names)
-    return {c.name for z in st.zone_refs if viewer == EVERYTHING or z.visible_to(viewer)  # type: ignore[arg-type]
-            for c in st.zones[z.idx] if wanted is None or c.name in wanted}
-
-
 def seen_by(game: Any, viewers: Iterable[int | None]) -> dict[int | None, set[str]]:
-    """`seen(game, v)` for each of `viewers`, in one pass over the zones."""
+    """`{viewer: the names of the components it sees now}` for each of `viewers` (None: a
+    spectator), as `view` would show them by name (in a zone whose contents it sees), in one pass
+    over the zones and without drawing a view. `game` is a `Game`, or anything with its `st`."""
     st = game.st
     return _sorted_by_sight(viewers, ((z, [c.name for c in st.zones[z.idx]]) for z in st.zone_refs))
 
