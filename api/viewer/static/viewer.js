@@ -114,13 +114,14 @@ function zoneGroups(zones) {
   return groups;
 }
 
+// Each visible component of a view with its zone's key: [key, component] pairs.
+function visibleComponents(view) {
+  return Object.entries((view && view.zones) || {}).flatMap(([key, zone]) => (zone.components || []).map((c) => [key, c]));
+}
+
 // Where each visible component lies, and its marks: what an event changed shows as a difference.
 function places(view) {
-  const out = new Map();
-  for (const [key, zone] of Object.entries((view && view.zones) || {})) {
-    for (const c of zone.components || []) out.set(c.name, `${key}|${valueText(c.marks || null)}`);
-  }
-  return out;
+  return new Map(visibleComponents(view).map(([key, c]) => [c.name, `${key}|${valueText(c.marks || null)}`]));
 }
 
 // A chip's colour: the rules' display hint for one of its attribute values (`display ENUM colours`),
@@ -154,11 +155,7 @@ function markTexts(c) {
 }
 
 function marksBy(view) {
-  const out = new Map();
-  for (const zone of Object.values((view && view.zones) || {})) {
-    for (const c of zone.components || []) out.set(c.name, markTexts(c));
-  }
-  return out;
+  return new Map(visibleComponents(view).map(([, c]) => [c.name, markTexts(c)]));
 }
 
 // A chip's marks, under its label; the marks this event put on it are set apart (`.new`), so a
