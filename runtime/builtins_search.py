@@ -22,7 +22,8 @@ by the strongest completion of each kind (a run, a set of one value, a group of 
 hand-written proof does; they do in one pass over a pool what would otherwise be a loop per
 key or per candidate run in the rule language. `best_combination` answers the whole of such a
 quantifier over sets of cards (a suit and a rank each) scored by kind: per kind from bitmasks of
-the pool's ranks, a pool of zones summarised once per zone contents.
+the pool's ranks, a pool of zones summarised once per zone contents (and changed by the cards
+that leave or join it, not read again).
 """
 
 from __future__ import annotations
@@ -280,9 +281,11 @@ class _Pool:
     of that suit (bit r for rank r)}, `total` (cards), and, on first use, the ranks of any suit
     (`union`) and, when a suit holds a rank twice, the counts of the ranks. `best` holds what is
     known of the strongest set for given held cards, wild slots, size and kinds: (its score,
-    True), or (a score it does not exceed, False), when the pool is `kept` (in `_POOLS`)."""
+    True, and the pool's cards it may be made of: those of one suit (or of any, none) whose
+    ranks are bits of a mask), or (a score it does not exceed, False, None, 0), when the pool is
+    `kept` (in `_POOLS`)."""
 
-    __slots__ = ("groups", "masks", "total", "best", "kept", "_dups", "_desc", "_sorted", "_union")
+    __slots__ = ("groups", "masks", "total", "best", "gen", "kept", "_dups", "_desc", "_sorted", "_union")
 
     def __init__(self, groups: dict[Any, list[int]], kept: bool = False):
         self.groups, self.kept = groups, kept
@@ -307,7 +310,8 @@ class _Pool:
                 distinct += m.bit_count()
         self.masks, self.total = masks, total
         self._dups = total != distinct  # a rank twice in a suit
-        self.best: dict[tuple[Any, ...], tuple[int | None, bool]] = {}
+        self.best: dict[tuple[Any, ...], tuple[int | None, bool, Any, int, int]] = {}
+        self.gen = 0  # how many changes made this pool from one summarised afresh
         self._desc: list[tuple[int, int]] | None = None
         self._sorted: set[Any] = set()
         self._union = -1
@@ -340,9 +344,10 @@ class _Pool:
             self._union = u
         return self._union
 
-    def top(self, m: int) -> int:
-        """The sum of the m highest ranks (the pool holds at least m cards)."""
-        total = 0
+    def top(self, m: int) -> tuple[int, int]:
+        """The sum of the m highest ranks (the pool holds at least m cards, m >= 1), and the
+        lowest of them."""
+        total = r = 0
         u = self.union()
         while m > 0 and u:
             r = u.bit_length() - 1
@@ -350,15 +355,79 @@ class _Pool:
             total += (c if c < m else m) * r
             m -= c
             u ^= 1 << r
-        return total
+        return total, r
 
-    def suit_top(self, suit: Any, m: int) -> int | None:
-        """The sum of the m highest ranks of one suit; none when it has fewer than m cards."""
+    def suit_top(self, suit: Any, m: int) -> tuple[int, int] | None:
+        """The sum of the m highest ranks of one suit (m >= 1) and the lowest of them; none when
+        it has fewer than m cards."""
         ranks = self.groups.get(suit, [])
         if suit not in self._sorted:
             ranks.sort(reverse=True)
             self._sorted.add(suit)
-        return sum(ranks[:m]) if len(ranks) >= m else None
+        return (sum(ranks[:m]), ranks[m - 1]) if len(ranks) >= m else None
+
+    def changed(self, removed: set[Any], added: set[Any], suit: str, rank: str) -> _Pool | None:
+        """The pool of this one's cards less the components `removed` (each of them summarised
+        here) and with those of `added`: itself when no card is among them, else a new pool
+        that shares the groups of the suits left alone. When cards only left, what `best` knows
+        carries over: a strongest set none of whose cards left is still the strongest (fewer
+        cards make none stronger), and any other score is still one no set exceeds. None when
+        a card cannot be read as one (`_summary` says why)."""
+        touched: dict[Any, list[int]] = {}
+        groups = self.groups
+        delta = gone = 0  # gone: the ranks of the cards removed, bit r for rank r
+        gone_by: dict[Any, int] = {}  # the same by suit
+        try:
+            for c in removed:
+                d = c.d
+                if suit not in d or rank not in d:
+                    continue
+                s, r = d[suit], d[rank]
+                g = touched.get(s)
+                if g is None:
+                    g = touched[s] = groups[s][:]
+                g.remove(r)
+                delta -= 1
+                gone |= 1 << r
+                gone_by[s] = gone_by.get(s, 0) | 1 << r
+            gained = False
+            for c in added:
+                d = c.d
+                if suit not in d or rank not in d:
+                    continue
+                s = d[suit]
+                g = touched.get(s)
+                if g is None:
+                    g = touched[s] = groups[s][:] if s in groups else []
+                g.append(d[rank])
+                delta += 1
+                gained = True
+            if not touched:
+                return self
+            masks = self.masks.copy()
+            bits = _BITS.__getitem__
+            for s, g in touched.items():
+                masks[s] = reduce(or_, map(bits, g), 0)
+        except (KeyError, ValueError, TypeError):  # a rank that is no small int, an unhashable suit, ...
+            return None
+        new = _Pool.__new__(_Pool)
+        new.groups = {**groups, **touched}
+        new.masks, new.kept = masks, True
+        new.total = self.total + delta
+        # removing cards makes no rank twice in a suit
+        new._dups = new.total != sum(m.bit_count() for m in masks.values()) if gained or self._dups else False
+        new.gen = self.gen + 1
+        lim = self.gen - _CARRIED_AGE
+        known = () if gained else list(self.best.items())
+        new.best = {
+            k: (e[0], False, None, 0, e[4]) if e[1] and e[3] & (gone if e[2] is None else gone_by.get(e[2], 0)) else e
+            for k, e in known
+            if e[4] >= lim
+        }
+        new._desc = None
+        new._sorted = self._sorted - touched.keys()
+        new._union = -1
+        return new
 
 
 def _summary(lists: Any, suit: str, rank: str) -> _Pool:
@@ -378,8 +447,10 @@ def _summary(lists: Any, suit: str, rank: str) -> _Pool:
 # in place once a game runs (copy-on-write, runtime.state.move_items; setup only appends, which
 # the length tells), so zones that have not changed since the last question are not read again,
 # in this state or in a clone. The cache holds the lists it keys, so their ids are not reused
-# while it does; it is small, as a game's zones soon change for good.
-_POOLS: dict[tuple[Any, ...], tuple[Any, _Pool]] = {}
+# while it does; it is small, as a game's zones soon change for good (a pool of zones that
+# changed is made from the last one, `_derived`). With each pool, the set of the components in
+# its zones (none when one is there twice).
+_POOLS: dict[tuple[Any, ...], tuple[Any, _Pool, set[Any] | None]] = {}
 _POOLS_MAX = 16
 _EMPTY_POOL = _Pool({})
 
@@ -403,18 +474,51 @@ def _pool(st: Any, pool: Any, suit: str, rank: str) -> _Pool:
     key = (suit, rank, *map(id, lists), *map(len, lists))
     hit = _POOLS.get(key)
     if hit is not None:
-        p = hit[1]
+        p, comps = hit[1], hit[2]
     else:
         if len(_POOLS) >= _POOLS_MAX:
             _POOLS.clear()
-        p = _summary(lists, suit, rank)
-        p.kept = True
-        _POOLS[key] = (lists, p)
-    _LAST_POOL[0] = (None, suit, rank, [(x, len(x)) for x in lists], p)
+        p, comps = _derived(_LAST_POOL[0], lists, suit, rank)
+        if p is None:
+            p = _summary(lists, suit, rank)
+            p.kept = True
+        _POOLS[key] = (lists, p, comps)
+    _LAST_POOL[0] = (comps, suit, rank, [(x, len(x)) for x in lists], p)
     return p
 
 
-# (unused, suit, rank, the lists and lengths of the zones `_pool` was given last, their pool)
+def _derived(last: tuple[Any, ...], lists: list[list[Any]], suit: str, rank: str) -> tuple[_Pool | None, set[Any] | None]:
+    """The components in `lists` (a set; none when one is there twice), and their pool made
+    from the last one `_pool` gave (`last`, as in `_LAST_POOL`) when the two differ by a few
+    components: as play goes, a card or two leave or join the zones between two questions, or
+    move from one of them to another, which changes nothing. No pool when it is not so (another
+    pool, many changes): then the zones are summarised afresh."""
+    comps = set(lists[0])
+    for x in lists[1:]:
+        comps.update(x)
+    if len(comps) != sum(map(len, lists)):
+        return None, None
+    was, s0, r0, _, parent = last
+    if was is None or s0 != suit or r0 != rank:
+        return None, comps
+    removed = was - comps  # (components are compared by identity)
+    added = comps - was
+    if not removed and not added:
+        return parent, comps
+    if len(removed) + len(added) > _DIFF_MAX:
+        return None, comps
+    return parent.changed(removed, added, suit, rank), comps
+
+
+_DIFF_MAX = 8  # components removed and added, at most, for a pool to be changed rather than made afresh
+# a changed pool takes over the answers last asked for (or found) in its parent or the two pools
+# before it (pools that follow one another in a game ask much the same questions, a player's
+# every other turn; an answer not asked for since is likely about sets no longer asked about)
+_CARRIED_AGE = 2
+
+
+# (the set of the components in them, suit, rank, the lists and lengths of the zones `_pool` was
+# given last, their pool): what the next pool is made from when the zones change (`_derived`)
 _NO_POOL: tuple[Any, ...] = (None, None, None, [], None)
 _LAST_POOL: list[tuple[Any, ...]] = [_NO_POOL]
 
@@ -467,10 +571,12 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
     Answered directly, with no enumeration: per kind, the strongest set of that kind (runs and
     suits from bitmasks of the pool's ranks, highest first), skipping a kind whose base plus
     the largest sum any set could have is not above the best found. A pool of zones is
-    summarised once per zone contents (`_POOLS`), and what an answer tells of the strongest set
-    for given held cards, wild slots, size and kinds (its score, or that none is above `above`)
-    is kept with it, so that the same question, or one with another `above` that this settles,
-    only compares. Raises ValueError for an unknown kind or a rank
+    summarised once per zone contents (`_POOLS`; when the zones change by a few cards, the
+    summary changes by them, `_derived`), and what an answer tells of the strongest set for
+    given held cards, wild slots, size and kinds (its score, or that none is above `above`) is
+    kept with it, so that the same question, or one with another `above` that this settles,
+    only compares; when cards leave the pool, a strongest set none of whose cards left is still
+    the strongest, and any other score known is still one no set exceeds. Raises ValueError for an unknown kind or a rank
     that is no int of 0 or more, KeyError when a card of `held` lacks a field, TypeError for a
     pool mixing zones and components."""
     held = held if held.__class__ is list else st.items(held)
@@ -503,17 +609,19 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
     else:
         p = _pool(st, pool, suit, rank)
     if not p.kept:  # a pool asked about once: nothing to keep
-        return _strongest(p, cards, wilds, size, last[3], above)
+        return _strongest(p, cards, wilds, size, last[3], above)[0]
     memo = p.best
     known = memo.get(key)
     if known is not None:
-        value, exact = known
+        value, exact = known[0], known[1]
+        if known[4] != p.gen:  # asked for again: keep it for the pools that follow
+            memo[key] = (*known[:4], p.gen)
         if exact:  # the strongest set's score (none: no set can be made)
             return value if value is not None and (above is None or value > above) else None
         if above is not None and value is not None and above >= value:  # no set scores more than `value`
             return None
-    best = _strongest(p, cards, wilds, size, last[3], above)
-    memo[key] = (best, True) if best is not None or above is None else (above, False)
+    best, wsuit, wmask = _strongest(p, cards, wilds, size, last[3], above)
+    memo[key] = (best, True, wsuit, wmask, p.gen) if best is not None or above is None else (above, False, None, 0, p.gen)
     return best
 
 
@@ -527,12 +635,14 @@ _KINDS_SEEN: dict[int, tuple[Any, dict[Any, int], int, tuple[tuple[str, int], ..
 
 
 def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[int, ...], ...], size: int,
-               kinds: tuple[tuple[str, int], ...], above: int | None) -> int | None:
+               kinds: tuple[tuple[str, int], ...], above: int | None) -> tuple[int | None, Any, int]:
     """`best_combination` of a summarised pool: the strongest set's score when it is above
-    `above` (then it is the strongest of all), else none."""
+    `above` (then it is the strongest of all), else none; and the pool's cards that set may be
+    made of, as a suit (none: any suit) and a mask of ranks (bit r: rank r; 0 when it takes no
+    card of the pool)."""
     m = size - len(cards) - len(wilds)
     if m < 0 or p.total < m or not all(wilds):
-        return None
+        return None, None, 0
     hsum = hmask = 0
     suits = set()
     ranks = []
@@ -552,13 +662,15 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
     # cards of the pool's highest rank
     most = hsum + m * (p.union().bit_length() - 1) if m else hsum
     best, found = above, None
+    wsuit, wmask = None, 0  # where the pool's cards of the best set found are (see above)
     distinct = hmask.bit_count() == len(ranks)
     one_suit = len(suits) <= 1
     for kind, base in kinds:
         if best is not None and base + most <= best:
             continue
         need = None if best is None else best - base  # the sum to beat
-        got = None
+        got = gsuit = None
+        gmask = 0
         if kind == "suited_run" or kind == "run":
             if not distinct or (kind == "suited_run" and not one_suit):
                 continue
@@ -572,8 +684,10 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
                     if u is not None:
                         t = low = u
                         low += 1
+                        gsuit = s
             if t is not None:
                 got = size * t - size * (size - 1) // 2
+                gmask = ((1 << size) - 1) << (t - size + 1)
         elif kind == "same_rank":
             if len(set(ranks)) > 1:
                 continue
@@ -591,6 +705,7 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
                     break
                 if p.count(r) >= m and all(wm >> r & 1 for wm in wmasks):
                     got = size * r
+                    gmask = 1 << r
                     break
         elif kind == "suited":
             if not one_suit:
@@ -600,13 +715,19 @@ def _strongest(p: _Pool, cards: tuple[tuple[Any, int], ...], wilds: tuple[tuple[
             else:
                 for s in (suits if suits else p.masks):
                     top = p.suit_top(s, m)
-                    if top is not None and (got is None or hsum + top > got):
-                        got = hsum + top
-        else:  # any
-            got = hsum + (p.top(m) if m else 0)
+                    if top is not None and (got is None or hsum + top[0] > got):
+                        got = hsum + top[0]
+                        gsuit, gmask = s, -1 << top[1]  # its ranks from the lowest taken up
+        elif m:  # any
+            top = p.top(m)
+            got = hsum + top[0]
+            gmask = -1 << top[1]
+        else:
+            got = hsum
         if got is not None and (best is None or base + got > best):
             best = found = base + got
-    return found
+            wsuit, wmask = gsuit, gmask
+    return found, wsuit, wmask if m else 0
 
 
 SEARCH_FUNCS: dict[str, Any] = {
