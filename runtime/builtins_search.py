@@ -493,15 +493,20 @@ def _derived(last: tuple[Any, ...], lists: list[list[Any]], suit: str, rank: str
     components: as play goes, a card or two leave or join the zones between two questions, or
     move from one of them to another, which changes nothing. No pool when it is not so (another
     pool, many changes): then the zones are summarised afresh."""
-    comps = set(lists[0])
-    for x in lists[1:]:
-        comps.update(x)
+    try:
+        comps = set(lists[0])
+        for x in lists[1:]:
+            comps.update(x)
+    except TypeError:  # (no component: `_summary` says what)
+        return None, None
     if len(comps) != sum(map(len, lists)):
         return None, None
     was, s0, r0, _, parent = last
     if was is None or s0 != suit or r0 != rank:
         return None, comps
     removed = was - comps  # (components are compared by identity)
+    if len(removed) > _DIFF_MAX:  # (another game's zones, say)
+        return None, comps
     added = comps - was
     if not removed and not added:
         return parent, comps
