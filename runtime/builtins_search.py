@@ -373,10 +373,13 @@ class _Pool:
         carries over: a strongest set none of whose cards left is still the strongest (fewer
         cards make none stronger), and any other score is still one no set exceeds. None when
         a card cannot be read as one (`_summary` says why)."""
-        touched: dict[Any, list[int]] = {}
         groups = self.groups
-        delta = gone = 0  # gone: the ranks of the cards removed, bit r for rank r
-        gone_by: dict[Any, int] = {}  # the same by suit
+        was_sorted = self._sorted.copy()  # (before any group is copied: a thread may sort one meanwhile)
+        touched: dict[Any, list[int]] = {}
+        gone_by: dict[Any, int] = {}  # the ranks of the cards removed, by suit (bit r for rank r)
+        came_by: dict[Any, int] = {}  # the same of the cards added
+        gone = 0  # the ranks of the cards removed, of any suit
+        total = self.total
         try:
             for c in removed:
                 d = c.d
@@ -387,46 +390,59 @@ class _Pool:
                 if g is None:
                     g = touched[s] = groups[s][:]
                 g.remove(r)
-                delta -= 1
-                gone |= 1 << r
-                gone_by[s] = gone_by.get(s, 0) | 1 << r
-            gained = False
+                total -= 1
+                b = 1 << r
+                gone |= b
+                gone_by[s] = gone_by.get(s, 0) | b
             for c in added:
                 d = c.d
                 if suit not in d or rank not in d:
                     continue
-                s = d[suit]
+                s, r = d[suit], d[rank]
                 g = touched.get(s)
                 if g is None:
                     g = touched[s] = groups[s][:] if s in groups else []
-                g.append(d[rank])
-                delta += 1
-                gained = True
-            if not touched:
-                return self
-            masks = self.masks.copy()
-            bits = _BITS.__getitem__
-            for s, g in touched.items():
-                masks[s] = reduce(or_, map(bits, g), 0)
+                g.append(r)
+                total += 1
+                came_by[s] = came_by.get(s, 0) | _BITS[r]  # (KeyError: a rank `_Pool` reads the long way)
         except (KeyError, ValueError, TypeError):  # a rank that is no small int, an unhashable suit, ...
             return None
+        if not touched:
+            return self
+        masks = self.masks.copy()
+        dups = self._dups
+        new_groups = {**groups, **touched}
+        for s, g in touched.items():
+            if not g:
+                del masks[s], new_groups[s]
+            elif dups:  # some suit holds a rank twice: a rank's bit stays while a card of it does
+                m = 0
+                for r in g:
+                    m |= 1 << r
+                masks[s] = m
+            elif came_by:
+                m = masks.get(s, 0) & ~gone_by.get(s, 0) | came_by.get(s, 0)
+                dups = len(g) != m.bit_count()
+                masks[s] = m
+            else:  # each rank removed was there once
+                masks[s] &= ~gone_by[s]
         new = _Pool.__new__(_Pool)
-        new.groups = {**groups, **touched}
-        new.masks, new.kept = masks, True
-        new.total = self.total + delta
-        # removing cards makes no rank twice in a suit
-        new._dups = new.total != sum(m.bit_count() for m in masks.values()) if gained or self._dups else False
+        new.groups, new.masks, new.total, new.kept, new._dups = new_groups, masks, total, True, dups
         new.gen = self.gen + 1
-        lim = self.gen - _CARRIED_AGE
-        known = () if gained else list(self.best.items())
-        new.best = {
-            k: (e[0], False, None, 0, e[4]) if e[1] and e[3] & (gone if e[2] is None else gone_by.get(e[2], 0)) else e
-            for k, e in known
-            if e[4] >= lim
-        }
         new._desc = None
-        new._sorted = self._sorted - touched.keys()
         new._union = -1
+        if came_by:
+            new.best = {}
+            new._sorted = was_sorted - came_by.keys()
+            return new
+        new._sorted = was_sorted  # a group that only lost cards is still sorted
+        lim = self.gen - _CARRIED_AGE
+        best = new.best = {}
+        for k, e in list(self.best.items()):
+            if e[4] >= lim:
+                if e[1] and e[3] & (gone if e[2] is None else gone_by.get(e[2], 0)):  # a card of it left
+                    e = (e[0], False, None, 0, e[4])
+                best[k] = e
         return new
 
 

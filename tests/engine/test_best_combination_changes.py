@@ -87,3 +87,20 @@ def test_a_strongest_set_known_outlives_cards_leaving_that_it_does_not_use() -> 
         assert best_combination(st, [], [], pool, 3, "suit", "rank", kinds, 100) == 524
     finally:
         builtins_search._strongest = strongest
+
+
+def test_a_changed_pool_reads_a_suit_highest_first() -> None:
+    """A suit's ranks are summed highest first in a pool changed from another, whether or not
+    the other had put them in order."""
+    deck = _cards([("a", 1), ("a", 5), ("a", 3), ("a", 7), ("b", 2), ("b", 4)])
+    st = SimpleNamespace(items=lambda x: list(x) if x is not None else (), zones=[deck])
+    pool = _refs(1)
+    assert (
+        best_combination(st, [], [], pool, 2, "suit", "rank", {"any": 0}) == 12
+    )  # the ranks of a, not in order
+    st.zones[0] = deck[:5]  # b-4 leaves
+    assert best_combination(st, [], [], pool, 2, "suit", "rank", {"suited": 0}) == 12  # a-7 and a-5
+    st.zones[0] = [*deck[:3], deck[4]]  # a-7 leaves (after a's ranks were put in order)
+    assert best_combination(st, [], [], pool, 2, "suit", "rank", {"suited": 0}) == 8
+    st.zones[0] = [*st.zones[0], deck[3], deck[5]]  # both come back
+    assert best_combination(st, [], [], pool, 3, "suit", "rank", {"suited": 0}) == 15
