@@ -597,9 +597,9 @@ def best_combination(st: Any, held: Any, wild: Any, pool: Any, size: int, suit: 
     given held cards, wild slots, size and kinds (its score, or that none is above `above`) is
     kept with it, so that the same question, or one with another `above` that this settles,
     only compares; when cards leave the pool, a strongest set none of whose cards left is still
-    the strongest, and any other score known is still one no set exceeds. Raises ValueError for an unknown kind or a rank
-    that is no int of 0 or more, KeyError when a card of `held` lacks a field, TypeError for a
-    pool mixing zones and components."""
+    the strongest, and any other score known is still one no set exceeds. Raises ValueError
+    for an unknown kind or a rank that is no int of 0 or more, KeyError when a card of `held`
+    lacks a field, TypeError for a pool mixing zones and components."""
     held = held if held.__class__ is list else st.items(held)
     slots = wild if wild.__class__ is list else st.items(wild)
     cards = tuple([(c.d[suit], c.d[rank]) for c in held]) if held else ()
