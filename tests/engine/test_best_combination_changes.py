@@ -5,6 +5,9 @@ all still there, or a bound); every answer still agrees with brute force."""
 
 from __future__ import annotations
 
+import random
+import sys
+import threading
 from types import SimpleNamespace
 
 from hypothesis import given, settings
@@ -104,3 +107,44 @@ def test_a_changed_pool_reads_a_suit_highest_first() -> None:
     assert best_combination(st, [], [], pool, 2, "suit", "rank", {"suited": 0}) == 8
     st.zones[0] = [*st.zones[0], deck[3], deck[5]]  # both come back
     assert best_combination(st, [], [], pool, 3, "suit", "rank", {"suited": 0}) == 15
+
+
+def test_games_in_threads_share_the_pools_and_agree_with_brute_force() -> None:
+    """Games in threads (as the service runs them) ask about their own zones while the others
+    change theirs: the pools and answers the built-in keeps are shared, and each answer is still
+    its own zones' (threads switched as often as the interpreter allows)."""
+    kinds = {"suited_run": 500, "same_rank": 400, "suited": 300, "run": 200, "any": 100}
+    errors: list[str] = []
+
+    def play(seed: int) -> None:
+        rng = random.Random(seed)
+        comps = _cards([(s, r) for s in "abc" for r in range(1, 7)], 1000 * seed)
+        rng.shuffle(comps)
+        zones = [comps[:8], comps[8:12], comps[12:]]
+        st = SimpleNamespace(items=lambda x: list(x) if x is not None else (), zones=zones)
+        held = _cards([("a", 2)], 1000 * seed + 500)
+        for _ in range(60):
+            src, dest = rng.sample(range(3), 2)
+            if zones[src]:
+                i = rng.randrange(len(zones[src]))
+                card = zones[src][i]
+                zones[src] = zones[src][:i] + zones[src][i + 1 :]
+                zones[dest] = zones[dest] + [card]
+            pool = [(c.d["suit"], c.d["rank"]) for c in zones[0] + zones[1]]
+            for h, above in (([], None), ([], 500), (held, 300)):
+                got = best_combination(st, h, [], _refs(2), 3, "suit", "rank", kinds, above)
+                want = _brute([(c.d["suit"], c.d["rank"]) for c in h], [], pool, 3, kinds, above)
+                if got != want:
+                    errors.append(f"seed {seed}: {got} != {want}")
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=play, args=(seed,)) for seed in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert errors == []
