@@ -167,6 +167,7 @@ class Gen:
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
+        self.owns: dict[str, frozenset[str]] = {}  # generated body name -> the roots it takes first (`compile_module`)
         self.fns = {f.name: f for f in rs.fns}
         self.enum_values = {v for e in rs.enums for v in e.values}
         self.enum_types = {e.name: list(e.values) for e in rs.enums}
@@ -1395,6 +1396,10 @@ class Gen:
             lines.append("    trig()")
         text = "\n".join(lines) or "    pass"
         head = f"def {fname}(st" + (", trig" if trig else "") + "".join(", " + py for _n, py in params) + "):"
+        keys = self.owns.get(fname)
+        if keys and stmts:  # taken before the prologue binds the columns and before any local reads a root
+            k = self.const(keys)
+            head += f"\n    if not {k} <= st.owned:\n        st.own({k})"
         return head + "\n" + _prologue(text) + text + "\n"
 
     def spend(self, ind: str, span: Any) -> list[str]:
@@ -1888,12 +1893,17 @@ def _inlined_search(text: str, prologue: dict[str, None]) -> list[str] | None:
 
 
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
-                   triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None) -> dict[str, Any]:
+                   triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None,
+                   owns: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
     """Generate and exec the module of a ruleset. Returns its namespace: `F_<fn>`, `M_<i>`
     (the i-th move's search, `f(st, first_only) -> [binding tuple]`), `T_<i>` (the i-th
-    trigger's search; its last group holds the condition). Raises CodegenError."""
+    trigger's search; its last group holds the condition). `owns` gives what each body takes
+    as its own first ({"move I" | "trigger I" | "setup": roots}: `State.own`,
+    `runtime.compile.Compiler._owned_keys`). Raises CodegenError."""
     gen = Gen(rs)
     gen.trigger_deps = trigger_deps
+    gen.owns = {("B_" + b[5:] if b.startswith("move ") else "TB_" + b[8:] if b.startswith("trigger ") else "SETUP"): keys
+                for b, keys in (owns or {}).items()}
     src = [gen.fn_source(f) for f in rs.fns]
     searches = [gen.search_source(f"M_{i}", m.params, groups, False) for i, (m, groups) in enumerate(moves)]
     src += searches

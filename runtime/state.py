@@ -95,6 +95,10 @@ class State:
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
+        # the roots (global names, ".member" for an entity member's column entries, "*" for all)
+        # whose containers are this state's alone, not shared with a clone: what a rule changes
+        # in place it takes first (`own`); a clone's and its original's are empty
+        self.owned: set[str] = set()
 
     def own_loc(self) -> list[int | None]:
         """`loc`, to change: a copy of its own first when it is shared with a clone."""
@@ -123,6 +127,31 @@ class State:
                 ev = ev[:]
             self.events = ev
         return ev
+
+    def own(self, keys: frozenset[str]) -> None:
+        """Take the containers under `keys` (global names, ".member", "*": every one) as this
+        state's alone: each shared with a clone is copied (deeply; entities, components and
+        other immutable values shared). Called by a unit of execution before it runs
+        (`runtime.compile.Compiler._owned_keys`), so that it changes them in place safely."""
+        owned = self.owned
+        if "*" in keys:
+            keys = frozenset((*self.loose, *("." + m for m in self.ev), "*"))
+        g, ev = self.g, self.ev
+        for k in keys:
+            if k in owned:
+                continue
+            owned.add(k)
+            if k[0] == ".":
+                col = ev.get(k[1:])
+                if col is not None:
+                    for i, x in enumerate(col):
+                        if x.__class__ not in _ATOMS:
+                            col[i] = _copy(x, {})
+            elif k != "*":
+                x = g.get(k)
+                if x.__class__ not in _ATOMS:
+                    g[k] = _copy(x, {})
+        self.fn_memo[0] = -1  # a memoised value may be a container just copied: the copy is read from now on
 
     # ---- copying ----
     def clone(self) -> State:
@@ -160,6 +189,9 @@ class State:
             d["ent_alive"] = self.ent_alive[:]
             d["ev"] = columns(self.ev)
         d["g"] = copy_g(self.g)
+        if self.owned:  # the containers a rule took are shared from now on
+            self.owned = set()
+        d["owned"] = set()
         return new
 
     def _clone_all(self, new: State) -> State:
@@ -178,6 +210,8 @@ class State:
                 d[k] = {name: _copy(col, memo) for name, col in v.items()}
             elif k == "fn_memo":
                 d[k] = [-1, {}]
+            elif k == "owned":
+                d[k] = set()
             elif k == "passing":
                 d[k] = None
             elif k == "g":
@@ -572,7 +606,11 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 def _plan(st: State) -> tuple:
     """How to copy `st`'s globals and entity columns: (`copy_g(g) -> copy of g`, `columns(ev)
-    -> copy of ev` or None when there are no entities), both generated for the ruleset."""
+    -> copy of ev` or None when there are no entities), both generated for the ruleset. When
+    every rule changing a container in place takes its root first (`own`, the ruleset's
+    `callables.shares`), the containers are shared: only `g` and the column lists are copied."""
+    if getattr(st.callables, "shares", False):
+        return dict.copy, (_column_copier({name: "share" for name in st.ev}, {}) if st.entities else None)
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
