@@ -377,16 +377,18 @@ class Compiler:
 
     def _record(self, target: A.Node, sc: Scope, op: str, value: A.Node | None) -> None:
         """Note what assignment `target op value` changes in place (`_owned_keys`): the root of
-        the container written into, and whether the value stored may be a container that is
-        another root's (unless it is a scalar, or a fresh list or map of scalars)."""
+        the container written into (an entity member's column for `x.m = v`), and whether the
+        value stored may be a container that is another root's (unless it is a scalar, or a
+        fresh list or map of scalars)."""
         name, path = target.args
         local = sc.lookup(name) is not None
         w = self._writes
         at = [x for k, x in path[:-1] if k == "attr"]  # entities' members on the way to the container
         if not path:  # a variable replaced whole (a local's is nobody else's)
             key = None if local else name
-        elif path[-1][0] == "attr":  # an entity's member replaced in its column (a state's own list)
+        elif path[-1][0] == "attr":  # an entity's member replaced in its column, changed in place
             key = "." + path[-1][1]
+            w.keys.add(key)
         else:  # written into a container in place: its root is taken first
             if at:
                 key = "." + at[-1]

@@ -18,6 +18,7 @@ from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
 _new = object.__new__
+_NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
 
 
 class GameEnded(Exception):
@@ -95,10 +96,11 @@ class State:
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
-        # the roots (global names, ".member" for an entity member's column entries, "*" for all)
+        # the roots (global names, ".member" for an entity member's column and its entries, "*" for all)
         # whose containers are this state's alone, not shared with a clone: what a rule changes
         # in place it takes first (`own`); a clone's and its original's are empty
-        self.owned: set[str] = set()
+        self.owned: set[str] | frozenset[str] = _NOT_OWNED
+        self.own_plans: dict[frozenset[str], Any] = {}  # keys -> how `own` copies them (`_owner`), shared by clones
 
     def own_loc(self) -> list[int | None]:
         """`loc`, to change: a copy of its own first when it is shared with a clone."""
@@ -130,39 +132,34 @@ class State:
 
     def own(self, keys: frozenset[str]) -> None:
         """Take the containers under `keys` (global names, ".member", "*": every one) as this
-        state's alone: each shared with a clone is copied (deeply; entities, components and
-        other immutable values shared). Called by a unit of execution before it runs
-        (`runtime.compile.Compiler._owned_keys`), so that it changes them in place safely."""
+        state's alone: each shared with a clone is copied (as deeply as it may be changed;
+        entities, components and other immutable values shared). Called by a unit of execution
+        before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
+        place safely. How each set of keys is copied is generated once (`_owner`)."""
+        f = self.own_plans.get(keys)
+        if f is None:
+            f = self.own_plans[keys] = _owner(self, keys)
         owned = self.owned
-        if "*" in keys:
-            keys = frozenset((*self.loose, *("." + m for m in self.ev), "*"))
-        g, ev = self.g, self.ev
-        for k in keys:
-            if k in owned:
-                continue
-            owned.add(k)
-            if k[0] == ".":
-                col = ev.get(k[1:])
-                if col is not None:
-                    for i, x in enumerate(col):
-                        if x.__class__ not in _ATOMS:
-                            col[i] = _copy(x, {})
-            elif k != "*":
-                x = g.get(k)
-                if x.__class__ not in _ATOMS:
-                    g[k] = _copy(x, {})
-        self.fn_memo[0] = -1  # a memoised value may be a container just copied: the copy is read from now on
+        if owned is _NOT_OWNED:
+            owned = self.owned = set()
+        f(self.g, self.ev, owned)
+        memo = self.fn_memo[1]
+        if memo and any(v.__class__ not in _ATOMS for v in memo.values()):
+            self.fn_memo[0] = -1  # a memoised container may be one just copied: the copy is read from now on
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: zones, variables, entity columns, marks and the
-        chance source's RNG are copied; components, entities, zone references and compiled
-        rules are shared (immutable). Events are immutable, so only the list holding them is
-        copied, by the first of the two to record one (`own_events`); the components'
-        locations likewise (`own_loc`).
+        """An independent copy for search: the list of zones, the dicts of variables and of
+        entity columns, the marks and the chance source's RNG are copied; components,
+        entities, zone references and compiled rules are shared (immutable). Events are
+        immutable, so only the list holding them is copied, by the first of the two to record
+        one (`own_events`); the components' locations likewise (`own_loc`), and the containers
+        variables and entity members hold (lists, maps, the columns): each rule takes those it
+        changes in place first (`own`), so both copies start owning none.
 
-        What a copy takes is planned once per game's tables (`clone_plan`): scalar variables
-        are shared, per-seat scalar lists copied flat, only the rest copied deeply."""
+        What a copy takes is planned once per game's tables (`clone_plan`): when some rule
+        changes a local's container in place (the ruleset's `callables.shares` is false), the
+        containers are copied here instead: per-seat scalar lists flat, the rest deeply."""
         new = _new(State)
         d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
@@ -182,16 +179,14 @@ class State:
         d["dirty"] = self.dirty.copy()
         self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
         d["marks"] = self.marks.copy()  # its values are tuples
-        d["fn_memo"] = [-1, {}]
+        d["fn_memo"] = [-1, None]  # -1: no version, so the first memoised function call makes the dict
         if self.passing is not None:  # what a reader watches is the game's own state's moves
             d["passing"] = None
         if columns is not None:  # the entities are shared; their columns are copied
             d["ent_alive"] = self.ent_alive[:]
             d["ev"] = columns(self.ev)
         d["g"] = copy_g(self.g)
-        if self.owned:  # the containers a rule took are shared from now on
-            self.owned = set()
-        d["owned"] = set()
+        self.owned = d["owned"] = _NOT_OWNED  # the containers a rule took are shared from now on
         return new
 
     def _clone_all(self, new: State) -> State:
@@ -211,7 +206,7 @@ class State:
             elif k == "fn_memo":
                 d[k] = [-1, {}]
             elif k == "owned":
-                d[k] = set()
+                d[k] = _NOT_OWNED
             elif k == "passing":
                 d[k] = None
             elif k == "g":
@@ -255,8 +250,8 @@ class State:
         # a new list: once the tables are built, a game shares the list with its clones
         self.entities = [*self.entities, e]
         self.ent_alive.append(True)
-        for col in self.ev.values():
-            col.append(ABSENT)
+        for name, col in self.ev.items():  # new lists: a clone may share the columns (`own`)
+            self.ev[name] = [*col, ABSENT]
         for k, v in vals.items():
             self._column(k)[e._n] = v
         return e
@@ -265,6 +260,8 @@ class State:
         col = self.ev.get(name)
         if col is None:
             col = self.ev[name] = [ABSENT] * len(self.entities)
+        elif "." + name not in self.owned:  # perhaps a clone's too: a list of its own to change
+            col = self.ev[name] = col[:]
         return col
 
     def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
@@ -290,7 +287,10 @@ class State:
 
     def set_member(self, e: Ent, name: str, value: Any) -> None:
         """Set entity `e`'s field or variable `name` (KeyError when no entity kind has one)."""
-        self.ev[name][e._n] = value
+        col = self.ev[name]
+        if "." + name not in self.owned:  # perhaps a clone's too (`own`)
+            col = self.ev[name] = col[:]
+        col[e._n] = value
 
     def entity_members(self, e: Ent) -> dict[str, Any]:
         """Every member of entity `e` in declaration order: its fields, `name`, `index`, its
@@ -599,7 +599,7 @@ class State:
 
 # never changed once setup has run (components are immutable; zone references are fixed)
 _SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
-                     "clone_plan", "scalar_members", "flat_members", "nested_members", "pure_memo",
+                     "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
                      "draw_memo"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
@@ -608,9 +608,10 @@ def _plan(st: State) -> tuple:
     """How to copy `st`'s globals and entity columns: (`copy_g(g) -> copy of g`, `columns(ev)
     -> copy of ev` or None when there are no entities), both generated for the ruleset. When
     every rule changing a container in place takes its root first (`own`, the ruleset's
-    `callables.shares`), the containers are shared: only `g` and the column lists are copied."""
+    `callables.shares`), the containers are shared, the entity columns too: only the dicts
+    `g` and `ev` are copied."""
     if getattr(st.callables, "shares", False):
-        return dict.copy, (_column_copier({name: "share" for name in st.ev}, {}) if st.entities else None)
+        return dict.copy, (dict.copy if st.entities else None)
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -673,6 +674,47 @@ def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> A
     ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy}
     exec(text, ns)  # noqa: S102 - built from the ruleset's member names above
     return ns["columns"]
+
+
+def _owner(st: State, keys: frozenset[str]) -> Any:
+    """`own(g, ev, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
+    and added to it. A list of scalars or of entities is copied flat, a per-seat list of lists
+    or maps of scalars two levels deep, an entity member's column entries holding lists of
+    scalars flat; anything else deeply."""
+    if "*" in keys:
+        keys = frozenset((*st.loose, *("." + m for m in st.ev), "*"))
+    flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
+    sets = {n for e in st.entities for n in e.set_names}
+    kinds: dict[str, list[str]] = {}
+    for kind, members in st.loose_members.items():
+        for m in members:
+            kinds.setdefault(m, []).append(f"{kind}.{m}")
+    lines = ["def own(g, ev, owned):"]
+    for k in sorted(keys):
+        if k == "*" or k in scalar:
+            continue
+        lines.append(f"    if {k!r} not in owned:")
+        if k[0] == ".":
+            m = k[1:]
+            lines += [f"        col = ev.get({m!r})", "        if col is not None:", f"            col = ev[{m!r}] = col[:]",
+                      "            for i, x in enumerate(col):"]
+            if all(x in scalar for x in kinds.get(m, [m])):
+                lines.pop()
+            elif all(x in scalar or x in flat for x in kinds.get(m, [m])):
+                having = [e._n for e in st.entities if m in st.loose_members.get(e.kind, ())]
+                lines[-1:] = [f"            for i in {having!r}:", "                x = col[i]", "                if x.__class__ is list: col[i] = x[:]"]
+            else:
+                lines.append("                if x.__class__ not in ATOMS: col[i] = COPY(x, {})")
+        elif k in flat or k in sets:
+            lines.append(f"        g[{k!r}] = g[{k!r}][:]")
+        elif k in nested:
+            lines.append(f"        g[{k!r}] = [y.copy() for y in g[{k!r}]]")
+        else:
+            lines += [f"        x = g[{k!r}]", f"        if x.__class__ not in ATOMS: g[{k!r}] = COPY(x, {{}})"]
+    lines.append("    owned.update(KEYS)")
+    ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy, "KEYS": keys}
+    exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's global and member names
+    return ns["own"]
 
 
 class _Absent:
