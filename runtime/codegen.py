@@ -1119,8 +1119,9 @@ class Gen:
         if f.name in self.memoised:
             # rules are pure functions of the state, and every change bumps `st.version`: one
             # legal-moves call (a claim proof per flag, say) computes it once
-            return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n        m[0] = st.version\n"
-                    f"        m[1] = {{}}\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
+            # (a new list when the version changed: a clone starts from a shared `(-1, None)`)
+            return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n"
+                    f"        m = st.fn_memo = [st.version, {{}}]\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
                     f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
         if f.name in self.arg_memoised:
             names = [env[p.name] for p in f.params]

@@ -19,6 +19,7 @@ from runtime.values import Comp, Ent, ZoneRef
 
 _new = object.__new__
 _NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
+_NO_MEMO = (-1, None)  # `State.fn_memo` of a clone: no version yet (runtime.codegen makes a list at the first use)
 
 
 class GameEnded(Exception):
@@ -76,8 +77,8 @@ class State:
         self.marks_watched = True  # some trigger reads marks: a change is marked in `dirty`
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
         # [version, {name: value}]: memoised functions of the state alone (runtime.codegen), valid
-        # while the version stays
-        self.fn_memo: list[Any] = [-1, {}]
+        # while the version stays; replaced by a new list when the version changed
+        self.fn_memo: Any = _NO_MEMO
         # {(function, arguments...): value} of ruleset functions of their arguments alone
         # (runtime.codegen's `arg_memoised`), shared by the games of a template and their clones
         self.pure_memo: dict[tuple, Any] = {}
@@ -145,7 +146,7 @@ class State:
         f(self.g, self.ev, owned)
         memo = self.fn_memo[1]
         if memo and any(v.__class__ not in _ATOMS for v in memo.values()):
-            self.fn_memo[0] = -1  # a memoised container may be one just copied: the copy is read from now on
+            self.fn_memo = _NO_MEMO  # a memoised container may be one just copied: the copy is read from now on
 
     # ---- copying ----
     def clone(self) -> State:
@@ -178,8 +179,11 @@ class State:
             d["events"] = []
         d["dirty"] = self.dirty.copy()
         self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
-        d["marks"] = self.marks.copy()  # its values are tuples
-        d["fn_memo"] = [-1, None]  # -1: no version, so the first memoised function call makes the dict
+        # its values are tuples. The clone takes the dict, the original a compact copy: a dict
+        # that lost keys (`unmark`) copies slowly, and the original is the one cloned again (search)
+        d["marks"] = self.marks
+        self.marks = self.marks.copy()
+        d["fn_memo"] = _NO_MEMO  # no version: the first memoised function call makes its own
         if self.passing is not None:  # what a reader watches is the game's own state's moves
             d["passing"] = None
         if columns is not None:  # the entities are shared; their columns are copied
@@ -204,7 +208,7 @@ class State:
             elif k == "ev":
                 d[k] = {name: _copy(col, memo) for name, col in v.items()}
             elif k == "fn_memo":
-                d[k] = [-1, {}]
+                d[k] = _NO_MEMO
             elif k == "owned":
                 d[k] = _NOT_OWNED
             elif k == "passing":
