@@ -18,7 +18,9 @@
    itself jumps by 0.05-5 ms between two back-to-back reads, tens of times a second (the
    virtual CPU is paused and the pause is counted as the thread's CPU time), so a single
    call's maximum says more about the machine than about the proof.
-3. `Game.clone()`: median cost in microseconds and as a share of one random ply.
+3. `Game.clone()`: median cost in microseconds of CPU time and as a share of one random ply;
+   beside it a clone and one move applied in it (what a copy costs a search, copies on write
+   included).
 4. Memory: bytes per live game (tracemalloc, games kept alive half-way through a random
    playout), and what 10,000 live games of each would take.
 
@@ -313,6 +315,24 @@ def _slowest_again(cases: list[tuple], control_cpu: list[float], reps: int = 100
           f" p99 {_pct(again, 0.99):.1f}, max {max(again):.1f} us CPU")
 
 
+def batch_us(fn, batches: int, per: int) -> list[float]:
+    """`batches` timings of `per` calls of fn() each (after a warm-up), in microseconds of CPU
+    time (process_time) per call, garbage collection off: a call too short to time alone."""
+    for _ in range(per):
+        fn()
+    out = []
+    gc.disable()
+    try:
+        for _ in range(batches):
+            t0 = time.process_time_ns()
+            for _ in range(per):
+                fn()
+            out.append((time.process_time_ns() - t0) / 1000 / per)
+    finally:
+        gc.enable()
+    return out
+
+
 def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]) -> None:
     print("3. Game.clone() and 4. memory (games half-way through a random playout)")
     print("   (clone+ply us: a clone and the first listed move applied in it, legal moves listed beforehand)")
@@ -330,7 +350,7 @@ def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]
             g = Game.new(rs, seats, {}, seed=f"clone:{i}")
             playout(g, rng, half)
             games.append(g)
-        clone_us = statistics.median(statistics.median(sample_us(g.clone, 50)) for g in games)
+        clone_us = statistics.median(statistics.median(batch_us(g.clone, 10, 20)) for g in games)
         # a ply's cost from section 1, else from the five playouts above (--only clone)
         ply_us = 1e6 / playouts[label]["ludex_plies_s"] if label in playouts else own_ply_us
         # a clone and the first ply played in it: what a copy costs if its writes copy what they change
@@ -344,7 +364,7 @@ def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]
                 c = g.clone()
                 c.apply(c.decision().seats[0], moves[0])
 
-            first.append(statistics.median(sample_us(clone_and_play, 20)))
+            first.append(statistics.median(batch_us(clone_and_play, 5, 4)))
         first_us = statistics.median(first)
         if not live:
             print(f"   {label:<9} {clone_us:>9.1f} {ply_us:>8.1f} {clone_us / ply_us:>10.3f} {first_us:>13.1f}", flush=True)
