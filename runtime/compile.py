@@ -217,7 +217,9 @@ class _Writes:
     """What one body changes in place (`Compiler._record`)."""
 
     keys: set[str] = attrs.field(factory=set)  # roots of the containers it writes into
-    unsafe: set[str] = attrs.field(factory=set)  # roots it stores a value into that may be another root's container
+    # for each value it stores that may be a container: the root stored into and the roots it
+    # may come from ("?": a local's or a function's)
+    unsafe: list[set[str]] = attrs.field(factory=list)
     calls: set[str] = attrs.field(factory=set)  # the procedures it calls
 
 
@@ -241,7 +243,8 @@ class Compiler:
         # "move I", "trigger I", "setup"): see `_owned_keys`
         self._writes = _Writes()
         self.writes: dict[str, _Writes] = {}
-        self.local_writes = False  # some rule changes a container reached from a local in place
+        # some rule changes a container reached from a local in place, or makes two roots hold one (`_owned_keys`)
+        self.local_writes = False
         self.var_decls = {v.name: v for v in rs.vars}
         self.member_types: dict[str, set[A.TypeRef]] = {}
         for e in rs.entity_types:
@@ -333,16 +336,20 @@ class Compiler:
         """What each unit of execution takes as its own before it runs (`State.own`), by body
         ("move I", "trigger I", "setup"): the roots (global names, ".member" for an entity
         member's column) of the containers it or a procedure it calls changes in place, with
-        those of every trigger (a trigger runs in the middle of a move or of the setup); "*"
-        (every root) when it stores a container that may be another root's into one of them.
-        Taken at the start, a local read of a root later changed sees the change, as it would
-        with no copy on write. Empty when some rule changes a local's container in place: a
-        clone then copies every container at once (`State.clone`)."""
+        those of every trigger (a trigger runs in the middle of a move or of the setup). Taken
+        at the start, a local read of a root later changed sees the change, as it would with
+        no copy on write.
+
+        Empty, and clones copy every container at once instead (`State.clone`, `shares`
+        false), when some rule changes a local's container in place, or stores a value that
+        may be another root's container into a root changed in place (two roots holding one
+        list: a copy on write of one would part them where a clone's copy does not)."""
+        rooted = set().union(*(w.keys for w in self.writes.values()))
+        if any("?" in u or not u.isdisjoint(rooted) for w in self.writes.values() for u in w.unsafe):
+            self.local_writes = True
         if self.local_writes:
             return {}
-        rooted = set().union(*(w.keys for w in self.writes.values()))
-        direct = {body: w.keys | ({"*"} if any(k in rooted for k in w.unsafe) else set()) for body, w in self.writes.items()}
-        whole = dict(direct)
+        whole = {body: set(w.keys) for body, w in self.writes.items()}
         changed = True
         while changed:  # through procedure calls, to a fixed point
             changed = False
@@ -377,9 +384,8 @@ class Compiler:
 
     def _record(self, target: A.Node, sc: Scope, op: str, value: A.Node | None) -> None:
         """Note what assignment `target op value` changes in place (`_owned_keys`): the root of
-        the container written into (an entity member's column for `x.m = v`), and whether the
-        value stored may be a container that is another root's (unless it is a scalar, or a
-        fresh list or map of scalars)."""
+        the container written into (an entity member's column for `x.m = v`), and, unless the
+        value is a scalar or a fresh list or map of scalars, where it may come from."""
         name, path = target.args
         local = sc.lookup(name) is not None
         w = self._writes
@@ -403,7 +409,16 @@ class Compiler:
         t = self._type_of(None if local else name, path)
         fresh = value is None or op in ("+=", "-=") or value.op in ("lit", "list_lit", "map_lit", "list_comp", "map_comp", "binop", "fstring")
         if not (self._scalar(t) or (fresh and t is not None and t.name in ("list", "map") and all(self._scalar(a) for a in t.args))):
-            w.unsafe.add(key)
+            # what the value may be a container of: the roots it names, "?" for a local's or a function's
+            sources = {key}
+            for x in A.walk(value):
+                if x.op == "name":
+                    sources.add("?" if sc.lookup(x.args[0]) is not None else x.args[0])
+                elif x.op == "attr":
+                    sources.add("." + x.args[1])
+                elif x.op == "call" and (x.args[0] in self.fn_decls or x.args[0] in self.proc_decls):
+                    sources.add("?")
+            w.unsafe.append(sources)
 
     def _type_of(self, name: str | None, path: tuple) -> A.TypeRef | None:
         """The declared type of what target `name` (None: a local) + `path` holds (None when

@@ -97,7 +97,7 @@ class State:
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
-        # the roots (global names, ".member" for an entity member's column and its entries, "*" for all)
+        # the roots (global names, ".member" for an entity member's column and its entries)
         # whose containers are this state's alone, not shared with a clone: what a rule changes
         # in place it takes first (`own`); a clone's and its original's are empty
         self.owned: set[str] | frozenset[str] = _NOT_OWNED
@@ -132,7 +132,7 @@ class State:
         return ev
 
     def own(self, keys: frozenset[str]) -> None:
-        """Take the containers under `keys` (global names, ".member", "*": every one) as this
+        """Take the containers under `keys` (global names, ".member") as this
         state's alone: each shared with a clone is copied (as deeply as it may be changed;
         entities, components and other immutable values shared). Called by a unit of execution
         before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
@@ -685,8 +685,6 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
     and added to it. A list of scalars or of entities is copied flat, a per-seat list of lists
     or maps of scalars two levels deep, an entity member's column entries holding lists of
     scalars flat; anything else deeply."""
-    if "*" in keys:
-        keys = frozenset((*st.loose, *("." + m for m in st.ev), "*"))
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}
     kinds: dict[str, list[str]] = {}
@@ -695,7 +693,7 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
             kinds.setdefault(m, []).append(f"{kind}.{m}")
     lines = ["def own(g, ev, owned):"]
     for k in sorted(keys):
-        if k == "*" or k in scalar:
+        if k in scalar:
             continue
         lines.append(f"    if {k!r} not in owned:")
         if k[0] == ".":
