@@ -343,10 +343,19 @@ class Compiler:
         Empty, and clones copy every container at once instead (`State.clone`, `shares`
         false), when some rule changes a local's container in place, or stores a value that
         may be another root's container into a root changed in place (two roots holding one
-        list: a copy on write of one would part them where a clone's copy does not)."""
+        list: a copy on write of one would part them where a clone's copy does not), or a
+        move or trigger parameter may be bound to a container of such a root."""
         rooted = set().union(*(w.keys for w in self.writes.values()))
         if any("?" in u or not u.isdisjoint(rooted) for w in self.writes.values() for u in w.unsafe):
             self.local_writes = True
+        # a parameter bound (before the move takes its roots) to a container of a root changed in
+        # place would keep the shared one: a domain naming such a root (but for an entity set)
+        sets = {s.name for s in self.rs.entity_sets}
+        for decl in (*self.rs.moves, *self.rs.triggers):
+            for b in decl.params:
+                named = {x.args[0] for x in A.walk(b.domain) if x.op == "name"} | {"." + x.args[1] for x in A.walk(b.domain) if x.op == "attr"}
+                if b.domain.op != "range" and not (named & rooted) <= sets:
+                    self.local_writes = True
         if self.local_writes:
             return {}
         whole = {body: set(w.keys) for body, w in self.writes.items()}

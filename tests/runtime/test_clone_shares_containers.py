@@ -117,6 +117,18 @@ move local() during play "a local's list changed in place" {
 """
 )
 
+BINDER = (
+    SHARES.replace("game shares", "game binder")
+    + """
+var rows: list<list<int>> = [[0, 0], [0, 0]] "lists in a list"
+
+move poke(r in rows) during play "a parameter holds a list of rows; rows then changes in place" {
+  rows[0][0] += 1
+  seen = r[0]
+}
+"""
+)
+
 
 def _game(text: str) -> Game:
     return Game.new(load_from_sources(((f"{text.split()[1]}/game.ludex", text),)), seed=1)
@@ -127,7 +139,9 @@ def _do(g: Game, name: str) -> None:
     g.apply(seat, next(m for m in g.legal_moves(seat) if m.name == name))
 
 
-@pytest.mark.parametrize(("text", "shares"), [(SHARES, True), (KEEP, False), (ALIAS, False), (LOCAL, False)])
+@pytest.mark.parametrize(
+    ("text", "shares"), [(SHARES, True), (KEEP, False), (ALIAS, False), (LOCAL, False), (BINDER, False)]
+)
 def test_a_rule_reads_what_it_changed_in_place_in_a_clone_as_in_the_original(text: str, shares: bool) -> None:
     g = _game(text)
     assert g.st.callables.shares == shares
@@ -157,3 +171,13 @@ def test_a_local_list_changed_in_place_makes_clones_copy_every_container() -> No
     assert c.st.g["score"] is not g.st.g["score"]
     _do(c, "local")
     assert c.st.g["score"] == [1, 100] and g.st.g["score"] == [1, 0]
+
+
+def test_a_parameter_sees_what_the_move_changed_in_place_in_a_clone_as_in_the_original() -> None:
+    g = _game(BINDER)
+    _do(g, "poke")  # the first row: the parameter is that very list
+    c = g.clone()
+    for x in (c, g):
+        _do(x, "poke")
+        assert x.st.g["seen"] == 2
+    assert g.state_hash() == c.state_hash()
