@@ -351,11 +351,11 @@ class Compiler:
         # a parameter bound (before the move takes its roots) to a container of a root changed in
         # place would keep the shared one: a domain naming such a root (but for an entity set)
         sets = {s.name for s in self.rs.entity_sets}
-        for decl in (*self.rs.moves, *self.rs.triggers):
-            for b in decl.params:
-                named = {x.args[0] for x in A.walk(b.domain) if x.op == "name"} | {"." + x.args[1] for x in A.walk(b.domain) if x.op == "attr"}
-                if b.domain.op != "range" and not (named & rooted) <= sets:
-                    self.local_writes = True
+        binders: list[A.Binder] = [b for m in self.rs.moves for b in m.params] + [b for t in self.rs.triggers for b in t.params]
+        for b in binders:
+            named = {x.args[0] for x in A.walk(b.domain) if x.op == "name"} | {"." + x.args[1] for x in A.walk(b.domain) if x.op == "attr"}
+            if b.domain.op != "range" and not (named & rooted) <= sets:
+                self.local_writes = True
         if self.local_writes:
             return {}
         whole = {body: set(w.keys) for body, w in self.writes.items()}
