@@ -254,8 +254,11 @@ class State:
         # a new list: once the tables are built, a game shares the list with its clones
         self.entities = [*self.entities, e]
         self.ent_alive.append(True)
-        for name, col in self.ev.items():  # new lists: a clone may share the columns (`own`)
-            self.ev[name] = [*col, ABSENT]
+        for name, col in self.ev.items():
+            if self.clone_plan is None:  # no clone yet to share the columns with
+                col.append(ABSENT)
+            else:
+                self.ev[name] = [*col, ABSENT]
         for k, v in vals.items():
             self._column(k)[e._n] = v
         return e
@@ -264,7 +267,7 @@ class State:
         col = self.ev.get(name)
         if col is None:
             col = self.ev[name] = [ABSENT] * len(self.entities)
-        elif "." + name not in self.owned:  # perhaps a clone's too: a list of its own to change
+        elif self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too: a list of its own
             col = self.ev[name] = col[:]
         return col
 
@@ -292,7 +295,7 @@ class State:
     def set_member(self, e: Ent, name: str, value: Any) -> None:
         """Set entity `e`'s field or variable `name` (KeyError when no entity kind has one)."""
         col = self.ev[name]
-        if "." + name not in self.owned:  # perhaps a clone's too (`own`)
+        if self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too (`own`)
             col = self.ev[name] = col[:]
         col[e._n] = value
 
