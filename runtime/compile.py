@@ -205,7 +205,7 @@ def program_for(rs: Ruleset) -> Program:
 class Callables(dict):
     """Ruleset functions and procedures by name (`State.callables`), and whether clones may
     share containers (`shares`): every change of one in place is a rule's that takes its root
-    first (`State.own`), none a local's."""
+    first (`State.own`), and no rule could tell (`Compiler._owned_keys`)."""
 
     def __init__(self, items: dict[str, Callable_], shares: bool):
         super().__init__(items)

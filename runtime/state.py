@@ -158,9 +158,10 @@ class State:
         variables and entity members hold (lists, maps, the columns): each rule takes those it
         changes in place first (`own`), so both copies start owning none.
 
-        What a copy takes is planned once per game's tables (`clone_plan`): when some rule
-        changes a local's container in place (the ruleset's `callables.shares` is false), the
-        containers are copied here instead: per-seat scalar lists flat, the rest deeply."""
+        What a copy takes is planned once per game's tables (`clone_plan`): when the rules
+        could tell a copy on write from a copy (the ruleset's `callables.shares` is false: a
+        local's container changed in place, say; see `Compiler._owned_keys`), the containers
+        are copied here instead: per-seat scalar lists flat, the rest deeply."""
         new = _new(State)
         d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
