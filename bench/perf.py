@@ -18,12 +18,15 @@
    itself jumps by 0.05-5 ms between two back-to-back reads, tens of times a second (the
    virtual CPU is paused and the pause is counted as the thread's CPU time), so a single
    call's maximum says more about the machine than about the proof.
-3. `Game.clone()`: median cost in microseconds and as a share of one random ply.
+3. `Game.clone()`: median cost in microseconds of CPU time and as a share of one random ply;
+   beside it a clone and one move applied in it (what a copy costs a search, copies on write
+   included).
 4. Memory: bytes per live game (tracemalloc, games kept alive half-way through a random
    playout), and what 10,000 live games of each would take.
 
     .venv/bin/python bench/perf.py [--rounds 3] [--games 20] [--anchors DIR] [--only NAME ...] [--proof-reps 2000]
     .venv/bin/python bench/perf.py --only claims     # the claim-proof table alone
+    .venv/bin/python bench/perf.py --only clone [--live 0]   # the clone (and memory) table alone
 
 Prints only; no assertions (speed is never a test).
 """
@@ -63,7 +66,8 @@ CASES = [
 
 
 def selected(only: list[str]) -> list[tuple]:
-    return [c for c in CASES if not only or c[0] in only]
+    cases = [c for c in CASES if c[0] in only]
+    return cases or CASES if not only or "clone" in only else cases
 
 
 def playout(g: Game, rng: random.Random, stop: int | None = None) -> int:
@@ -311,21 +315,60 @@ def _slowest_again(cases: list[tuple], control_cpu: list[float], reps: int = 100
           f" p99 {_pct(again, 0.99):.1f}, max {max(again):.1f} us CPU")
 
 
+def batch_us(fn, batches: int, per: int) -> list[float]:
+    """`batches` timings of `per` calls of fn() each (after a warm-up), in microseconds of CPU
+    time (process_time) per call, garbage collection off: a call too short to time alone."""
+    for _ in range(per):
+        fn()
+    out = []
+    gc.disable()
+    try:
+        for _ in range(batches):
+            t0 = time.process_time_ns()
+            for _ in range(per):
+                fn()
+            out.append((time.process_time_ns() - t0) / 1000 / per)
+    finally:
+        gc.enable()
+    return out
+
+
 def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]) -> None:
     print("3. Game.clone() and 4. memory (games half-way through a random playout)")
-    print(f"   {'case':<9} {'clone us':>9} {'ply us':>8} {'clone/ply':>10} {'bytes/game':>11} {'10,000 games':>13}")
+    print("   (clone+ply us: a clone and the first listed move applied in it, legal moves listed beforehand)")
+    print(f"   {'case':<9} {'clone us':>9} {'ply us':>8} {'clone/ply':>10} {'clone+ply us':>13} {'bytes/game':>11} {'10,000 games':>13}")
     for label, name, seats, _mult, _kind in selected(only):
         rs = load_ruleset(name)
         rng = random.Random(7)
+        playout(Game.new(rs, seats, {}, seed="warm"), random.Random(0))  # the ruleset's code compiled outside the timing
+        t0 = time.process_time()
         lengths = [playout(Game.new(rs, seats, {}, seed=f"len:{i}"), rng) for i in range(5)]
+        own_ply_us = (time.process_time() - t0) * 1e6 / sum(lengths)  # game creation included, as in section 1
         half = max(1, int(statistics.median(lengths)) // 2)
         games = []
         for i in range(20):
             g = Game.new(rs, seats, {}, seed=f"clone:{i}")
             playout(g, rng, half)
             games.append(g)
-        clone_us = statistics.median(statistics.median(sample_us(g.clone, 50)) for g in games)
-        ply_us = 1e6 / playouts[label]["ludex_plies_s"] if label in playouts else float("nan")
+        clone_us = statistics.median(statistics.median(batch_us(g.clone, 10, 20)) for g in games)
+        # a ply's cost from section 1, else from the five playouts above (--only clone)
+        ply_us = 1e6 / playouts[label]["ludex_plies_s"] if label in playouts else own_ply_us
+        # a clone and the first ply played in it: what a copy costs if its writes copy what they change
+        first = []
+        for g in games:
+            if g.terminal:
+                continue
+            moves = g.legal_moves(g.decision().seats[0])
+
+            def clone_and_play(g: Game = g, moves: list = moves) -> None:
+                c = g.clone()
+                c.apply(c.decision().seats[0], moves[0])
+
+            first.append(statistics.median(batch_us(clone_and_play, 5, 4)))
+        first_us = statistics.median(first)
+        if not live:
+            print(f"   {label:<9} {clone_us:>9.1f} {ply_us:>8.1f} {clone_us / ply_us:>10.3f} {first_us:>13.1f}", flush=True)
+            continue
         gc.collect()
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
@@ -338,7 +381,7 @@ def bench_clone_and_memory(playouts: dict[str, dict], live: int, only: list[str]
         gc.collect()
         per_game = (tracemalloc.get_traced_memory()[0] - before) / live
         tracemalloc.stop()
-        print(f"   {label:<9} {clone_us:>9.1f} {ply_us:>8.1f} {clone_us / ply_us:>10.3f} {per_game:>11,.0f} {per_game * 10_000 / 1e6:>10,.0f} MB",
+        print(f"   {label:<9} {clone_us:>9.1f} {ply_us:>8.1f} {clone_us / ply_us:>10.3f} {first_us:>13.1f} {per_game:>11,.0f} {per_game * 10_000 / 1e6:>10,.0f} MB",
               flush=True)
         del kept
 
@@ -349,12 +392,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20, help="games per round (x10 for Hanabi, /4 for Weather Machine)")
     ap.add_argument("--anchors", type=Path, default=next((p for p in ANCHORS if p.is_dir()), ANCHORS[0]))
     ap.add_argument("--proof-reps", type=int, default=2000)
-    ap.add_argument("--live", type=int, default=200, help="games kept alive to measure bytes per game")
-    ap.add_argument("--only", nargs="*", default=[], help=f"cases among {', '.join(c[0] for c in CASES)}, or claims (the claim proof alone)")
+    ap.add_argument("--live", type=int, default=200, help="games kept alive to measure bytes per game (0: no memory figures)")
+    ap.add_argument("--only", nargs="*", default=[], help=f"cases among {', '.join(c[0] for c in CASES)}, or claims (the claim proof alone), or clone (the clone table alone)")
     a = ap.parse_args()
     anchors = a.anchors if a.anchors.is_dir() else None
-    play = bench_playouts(anchors, a.rounds, a.games, a.only)
-    if not a.only or "battle" in a.only or "claims" in a.only:
+    play = {} if "clone" in a.only else bench_playouts(anchors, a.rounds, a.games, a.only)
+    if not a.only or ("battle" in a.only or "claims" in a.only) and "clone" not in a.only:
         bench_claims(anchors, a.proof_reps)
     bench_clone_and_memory(play, a.live, a.only)
 

@@ -167,6 +167,7 @@ class Gen:
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
+        self.owns: dict[str, frozenset[str]] = {}  # generated body name -> the roots it takes first (`compile_module`)
         self.fns = {f.name: f for f in rs.fns}
         self.enum_values = {v for e in rs.enums for v in e.values}
         self.enum_types = {e.name: list(e.values) for e in rs.enums}
@@ -1118,8 +1119,9 @@ class Gen:
         if f.name in self.memoised:
             # rules are pure functions of the state, and every change bumps `st.version`: one
             # legal-moves call (a claim proof per flag, say) computes it once
-            return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n        m[0] = st.version\n"
-                    f"        m[1] = {{}}\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
+            # (a new list when the version changed: a clone starts from a shared `(-1, None)`)
+            return (f"def F_{f.name}(st):\n    m = st.fn_memo\n    if m[0] != st.version:\n"
+                    f"        m = st.fn_memo = [st.version, {{}}]\n    v = m[1].get({f.name!r}, UNSET)\n    if v is UNSET:\n{_prologue(body, 8)}"
                     f"        v = m[1][{f.name!r}] = {body}\n    return v\n")
         if f.name in self.arg_memoised:
             names = [env[p.name] for p in f.params]
@@ -1395,6 +1397,10 @@ class Gen:
             lines.append("    trig()")
         text = "\n".join(lines) or "    pass"
         head = f"def {fname}(st" + (", trig" if trig else "") + "".join(", " + py for _n, py in params) + "):"
+        keys = self.owns.get(fname)
+        if keys and stmts:  # taken before the prologue binds the columns and before any local reads a root
+            k = self.const(keys)
+            head += f"\n    if not {k} <= st.owned:\n        st.own({k})"
         return head + "\n" + _prologue(text) + text + "\n"
 
     def spend(self, ind: str, span: Any) -> list[str]:
@@ -1753,7 +1759,8 @@ def recursive_fns(rs: Ruleset) -> set[str]:
 
 def _prologue(body: str, indent: int = 4) -> str:
     """Local aliases a generated body uses (`G` globals, `Z` zones, `EV_<member>` the column of an
-    entity member: columns are changed in place, never replaced, while a state lives), and no others."""
+    entity member: a column is replaced only by `State.own`, which a unit of execution calls before
+    this prologue, for every column it or a trigger changes), and no others."""
     out = ""
     if "G[" in body:
         out += " " * indent + "G = st.g\n"
@@ -1888,12 +1895,17 @@ def _inlined_search(text: str, prologue: dict[str, None]) -> list[str] | None:
 
 
 def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
-                   triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None) -> dict[str, Any]:
+                   triggers: list[A.TriggerDecl], trigger_deps: frozenset[str] | None = None,
+                   owns: dict[str, frozenset[str]] | None = None) -> dict[str, Any]:
     """Generate and exec the module of a ruleset. Returns its namespace: `F_<fn>`, `M_<i>`
     (the i-th move's search, `f(st, first_only) -> [binding tuple]`), `T_<i>` (the i-th
-    trigger's search; its last group holds the condition). Raises CodegenError."""
+    trigger's search; its last group holds the condition). `owns` gives what each body takes
+    as its own first ({"move I" | "trigger I" | "setup": roots}: `State.own`,
+    `runtime.compile.Compiler._owned_keys`). Raises CodegenError."""
     gen = Gen(rs)
     gen.trigger_deps = trigger_deps
+    gen.owns = {("B_" + b[5:] if b.startswith("move ") else "TB_" + b[8:] if b.startswith("trigger ") else "SETUP"): keys
+                for b, keys in (owns or {}).items()}
     src = [gen.fn_source(f) for f in rs.fns]
     searches = [gen.search_source(f"M_{i}", m.params, groups, False) for i, (m, groups) in enumerate(moves)]
     src += searches

@@ -202,6 +202,27 @@ def program_for(rs: Ruleset) -> Program:
     return prog
 
 
+class Callables(dict):
+    """Ruleset functions and procedures by name (`State.callables`), and whether clones may
+    share containers (`shares`): every change of one in place is a rule's that takes its root
+    first (`State.own`), and no rule could tell (`Compiler._owned_keys`)."""
+
+    def __init__(self, items: dict[str, Callable_], shares: bool):
+        super().__init__(items)
+        self.shares = shares
+
+
+@attrs.define
+class _Writes:
+    """What one body changes in place (`Compiler._record`)."""
+
+    keys: set[str] = attrs.field(factory=set)  # roots of the containers it writes into
+    # for each value it stores that may be a container: the root stored into and the roots it
+    # may come from ("?": a local's or a function's)
+    unsafe: list[set[str]] = attrs.field(factory=list)
+    calls: set[str] = attrs.field(factory=set)  # the procedures it calls
+
+
 class Compiler:
     def __init__(self, rs: Ruleset):
         self.rs = rs
@@ -218,6 +239,20 @@ class Compiler:
         self.steps = {s.name for s in rs.steps}
         self.ctors: dict[str, tuple[str, Any]] = {c.name: ("comp", c) for c in rs.component_types}
         self.ctors.update({e.name: ("ent", e) for e in rs.entity_types})
+        # what the body being compiled changes in place (`_record`), by body ("proc NAME",
+        # "move I", "trigger I", "setup"): see `_owned_keys`
+        self._writes = _Writes()
+        self.writes: dict[str, _Writes] = {}
+        # some rule changes a container reached from a local in place, or makes two roots hold one (`_owned_keys`)
+        self.local_writes = False
+        self.var_decls = {v.name: v for v in rs.vars}
+        self.member_types: dict[str, set[A.TypeRef]] = {}
+        for e in rs.entity_types:
+            members: list[A.Param | A.VarDecl] = [*e.fields, *e.vars]
+            for m in members:
+                self.member_types.setdefault(m.name, set()).add(m.type)
+        self.atoms = ({"int", "bool", "str", "seat"} | {e.name for e in rs.enums} | {c.name for c in rs.component_types}
+                      | {e.name for e in rs.entity_types})
 
     def program(self) -> Program:
         rs = self.rs
@@ -234,9 +269,13 @@ class Compiler:
                 sc.add(prm.name)
             c = Callable_(proc.name, len(proc.params), 0, None, True, proc.span)
             self.callables[proc.name] = c
+            self._writes = self.writes[f"proc {proc.name}"] = _Writes()
             c.body = [self.stmt(s, sc) for s in proc.body]
             c.nslots = sc.size
-        moves = [self.move(m) for m in rs.moves]
+        moves = []
+        for i, m in enumerate(rs.moves):
+            self._writes = self.writes[f"move {i}"] = _Writes()
+            moves.append(self.move(m))
         by_step: dict[str, list[MoveCode]] = {s.name: [] for s in rs.steps}
         for m in moves:
             for s in m.decl.steps:
@@ -257,9 +296,16 @@ class Compiler:
             ent_inits[ent.name] = [(v.name, self.closed(v.init, params)) for v in ent.vars]
             ent_zone_inits[ent.name] = [(z, self.closed(z.init, params) if z.init is not None else None) for z in ent.zones]
         setup_sc = Scope()
+        self._writes = self.writes["setup"] = _Writes()
         setup = [(self.stmt(s, setup_sc), s) for s in rs.setup.body] if rs.setup else []
-        triggers = [self.trigger(t) for t in rs.triggers]
-        self._generate(moves, triggers)
+        triggers = []
+        for i, t in enumerate(rs.triggers):
+            self._writes = self.writes[f"trigger {i}"] = _Writes()
+            triggers.append(self.trigger(t))
+        self._writes = _Writes()  # expressions compiled from here on change nothing
+        owns = self._owned_keys()
+        self._own_first(moves, triggers, setup, owns)
+        self._generate(moves, triggers, owns)
         return Program(
             rs=rs,
             consts=[(c.name, self.closed(c.value)) for c in rs.consts],
@@ -270,7 +316,7 @@ class Compiler:
             entity_types={e.name: e for e in rs.entity_types},
             entity_inits=ent_inits,
             entity_zone_inits=ent_zone_inits,
-            callables=self.callables,
+            callables=Callables(self.callables, shares=not self.local_writes),
             moves=moves,
             moves_by_step=by_step,
             triggers=triggers,
@@ -286,7 +332,130 @@ class Compiler:
             sim_seats={s.name: self.closed(s.simultaneous) for s in rs.steps if s.simultaneous is not None},
         )
 
-    def _generate(self, moves: list[MoveCode], triggers: list[TriggerCode]) -> None:
+    def _owned_keys(self) -> dict[str, frozenset[str]]:
+        """What each unit of execution takes as its own before it runs (`State.own`), by body
+        ("move I", "trigger I", "setup"): the roots (global names, ".member" for an entity
+        member's column) of the containers it or a procedure it calls changes in place, with
+        those of every trigger (a trigger runs in the middle of a move or of the setup). Taken
+        at the start, a local read of a root later changed sees the change, as it would with
+        no copy on write.
+
+        Empty, and clones copy every container at once instead (`State.clone`, `shares`
+        false), when some rule changes a local's container in place, or stores a value that
+        may be another root's container into a root changed in place (two roots holding one
+        list: a copy on write of one would part them where a clone's copy does not), or a
+        move or trigger parameter may be bound to a container of such a root."""
+        rooted = set().union(*(w.keys for w in self.writes.values()))
+        if any("?" in u or not u.isdisjoint(rooted) for w in self.writes.values() for u in w.unsafe):
+            self.local_writes = True
+        # a parameter bound (before the move takes its roots) to a container of a root changed in
+        # place would keep the shared one: a domain naming such a root (but for an entity set)
+        sets = {s.name for s in self.rs.entity_sets}
+        binders: list[A.Binder] = [b for m in self.rs.moves for b in m.params] + [b for t in self.rs.triggers for b in t.params]
+        for b in binders:
+            named = {x.args[0] for x in A.walk(b.domain) if x.op == "name"} | {"." + x.args[1] for x in A.walk(b.domain) if x.op == "attr"}
+            if b.domain.op != "range" and not (named & rooted) <= sets:
+                self.local_writes = True
+        if self.local_writes:
+            return {}
+        whole = {body: set(w.keys) for body, w in self.writes.items()}
+        changed = True
+        while changed:  # through procedure calls, to a fixed point
+            changed = False
+            for body, w in self.writes.items():
+                got = whole[body].union(*(whole.get(f"proc {c}", set()) for c in w.calls))
+                if got != whole[body]:
+                    whole[body], changed = got, True
+        trig = set().union(*(k for b, k in whole.items() if b.startswith("trigger ")))
+        return {b: frozenset(k | trig) for b, k in whole.items() if not b.startswith("proc ") and (k or trig)}
+
+    def _own_first(self, moves: list[MoveCode], triggers: list[TriggerCode], setup: list[tuple[Fn, A.Node]],
+                   owns: dict[str, frozenset[str]]) -> None:
+        """The first statement of each body (closures) takes what `owns` says first."""
+        def first(f: Fn, keys: frozenset[str]) -> Fn:
+            def own_then(st, env):
+                if not keys <= st.owned:
+                    st.own(keys)
+                f(st, env)
+            return own_then
+
+        for i, m in enumerate(moves):
+            keys = owns.get(f"move {i}")
+            if keys and m.body:
+                m.body[0] = (first(m.body[0][0], keys), m.body[0][1])
+        for i, t in enumerate(triggers):
+            keys = owns.get(f"trigger {i}")
+            if keys and t.body:
+                t.body[0] = first(t.body[0], keys)
+        keys = owns.get("setup")
+        if keys and setup:
+            setup[0] = (first(setup[0][0], keys), setup[0][1])
+
+    def _record(self, target: A.Node, sc: Scope, op: str, value: A.Node | None) -> None:
+        """Note what assignment `target op value` changes in place (`_owned_keys`): the root of
+        the container written into (an entity member's column for `x.m = v`), and, unless the
+        value is a scalar or a fresh list or map of scalars, where it may come from."""
+        name, path = target.args
+        local = sc.lookup(name) is not None
+        w = self._writes
+        at = [x for k, x in path[:-1] if k == "attr"]  # entities' members on the way to the container
+        if not path:  # a variable replaced whole (a local's is nobody else's)
+            key = None if local else name
+        elif path[-1][0] == "attr":  # an entity's member replaced in its column, changed in place
+            key = "." + path[-1][1]
+            w.keys.add(key)
+        else:  # written into a container in place: its root is taken first
+            if at:
+                key = "." + at[-1]
+            elif local:
+                self.local_writes = True
+                return
+            else:
+                key = name
+            w.keys.add(key)
+        if key is None:
+            return
+        t = self._type_of(None if local else name, path)
+        fresh = value is None or op in ("+=", "-=") or value.op in ("lit", "list_lit", "map_lit", "list_comp", "map_comp", "binop", "fstring")
+        if not (self._scalar(t) or (fresh and t is not None and t.name in ("list", "map") and all(self._scalar(a) for a in t.args))):
+            # what the value may be a container of: the roots it names, "?" for a local's or a function's
+            sources = {key}
+            for x in A.walk(value):
+                if x.op == "name":
+                    sources.add("?" if sc.lookup(x.args[0]) is not None else x.args[0])
+                elif x.op == "attr":
+                    sources.add("." + x.args[1])
+                elif x.op == "call" and (x.args[0] in self.fn_decls or x.args[0] in self.proc_decls):
+                    sources.add("?")
+            w.unsafe.append(sources)
+
+    def _type_of(self, name: str | None, path: tuple) -> A.TypeRef | None:
+        """The declared type of what target `name` (None: a local) + `path` holds (None when
+        not known)."""
+        t: A.TypeRef | None = None
+        v = self.var_decls.get(name) if name is not None else None
+        if v is not None:
+            t = v.type
+            if v.per_seat:
+                t = A.TypeRef("list", (t,))
+            elif v.per:
+                t = A.TypeRef("map", (A.TypeRef(v.per), t))
+        for k, x in path:
+            if k == "attr":
+                ts = self.member_types.get(x, set())
+                t = next(iter(ts)) if len(ts) == 1 else None
+            elif t is not None and t.name == "list" and len(t.args) == 1:
+                t = t.args[0]
+            elif t is not None and t.name == "map" and len(t.args) == 2:
+                t = t.args[1]
+            else:
+                t = None
+        return t
+
+    def _scalar(self, t: A.TypeRef | None) -> bool:
+        return t is not None and not t.args and all(m in self.atoms for m in t.members)
+
+    def _generate(self, moves: list[MoveCode], triggers: list[TriggerCode], owns: dict[str, frozenset[str]]) -> None:
         """Python source for functions, legal-move searches and trigger searches (the hot
         paths); if some construct cannot be generated, the closures stay in charge."""
         if os.environ.get("LUDEX_NO_CODEGEN"):  # closures only: for comparisons and benchmarks
@@ -294,7 +463,7 @@ class Compiler:
         try:
             ns = codegen.compile_module(
                 self.rs, [(m.decl, [[r.cond for _c, _r, r in g] for g in m.requires]) for m in moves], [t.decl for t in triggers],
-                frozenset().union(*(t.deps for t in triggers)),
+                frozenset().union(*(t.deps for t in triggers)), owns,
             )
         except codegen.CodegenError:
             return
@@ -772,6 +941,8 @@ class Compiler:
             return call_fn
 
         span = n.span
+        if name in self.proc_decls:
+            self._writes.calls.add(name)
 
         def call(st, env):
             st.spend(span)
@@ -890,6 +1061,7 @@ class Compiler:
         return attrs_[-1] if attrs_ else name
 
     def st_assign_stmt(self, n, sc, target, op, value):
+        self._record(target, sc, op, value)
         get, put0 = self._target(target, sc)
         changed = self._changed_name(target)
 
@@ -906,6 +1078,7 @@ class Compiler:
         return lambda st, env: put(st, env, get(st, env) - v(st, env))
 
     def st_flip_stmt(self, n, sc, target):
+        self._record(target, sc, "flip", None)
         get, put0 = self._target(target, sc)
         changed = self._changed_name(target)
 
@@ -921,6 +1094,7 @@ class Compiler:
         return lambda st, env: put(st, env, nxt[get(st, env)])
 
     def st_remove_stmt(self, n, sc, what):
+        self._writes.keys.update(s.name for s in self.rs.entity_sets)  # the sets that held it lose it in place
         w = self.ex(what, sc)
         return lambda st, env: st.remove_entity(w(st, env))
 

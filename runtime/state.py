@@ -18,6 +18,8 @@ from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
 _new = object.__new__
+_NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
+_NO_MEMO = (-1, None)  # `State.fn_memo` of a clone: no version yet (runtime.codegen makes a list at the first use)
 
 
 class GameEnded(Exception):
@@ -75,8 +77,8 @@ class State:
         self.marks_watched = True  # some trigger reads marks: a change is marked in `dirty`
         self.callables: dict[str, Any] = {}  # ruleset functions by name, for built-ins that call them
         # [version, {name: value}]: memoised functions of the state alone (runtime.codegen), valid
-        # while the version stays
-        self.fn_memo: list[Any] = [-1, {}]
+        # while the version stays; replaced by a new list when the version changed
+        self.fn_memo: Any = _NO_MEMO
         # {(function, arguments...): value} of ruleset functions of their arguments alone
         # (runtime.codegen's `arg_memoised`), shared by the games of a template and their clones
         self.pure_memo: dict[tuple, Any] = {}
@@ -95,6 +97,11 @@ class State:
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
+        # the roots (global names, ".member" for an entity member's column and its entries)
+        # whose containers are this state's alone, not shared with a clone: what a rule changes
+        # in place it takes first (`own`); a clone's and its original's are empty
+        self.owned: set[str] | frozenset[str] = _NOT_OWNED
+        self.own_plans: dict[frozenset[str], Any] = {}  # keys -> how `own` copies them (`_owner`), shared by clones
 
     def own_loc(self) -> list[int | None]:
         """`loc`, to change: a copy of its own first when it is shared with a clone."""
@@ -124,16 +131,37 @@ class State:
             self.events = ev
         return ev
 
+    def own(self, keys: frozenset[str]) -> None:
+        """Take the containers under `keys` (global names, ".member") as this
+        state's alone: each shared with a clone is copied (as deeply as it may be changed;
+        entities, components and other immutable values shared). Called by a unit of execution
+        before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
+        place safely. How each set of keys is copied is generated once (`_owner`)."""
+        f = self.own_plans.get(keys)
+        if f is None:
+            f = self.own_plans[keys] = _owner(self, keys)
+        owned = self.owned
+        if owned is _NOT_OWNED:
+            owned = self.owned = set()
+        f(self.g, self.ev, owned)
+        memo = self.fn_memo[1]
+        if memo and any(v.__class__ not in _ATOMS for v in memo.values()):
+            self.fn_memo = _NO_MEMO  # a memoised container may be one just copied: the copy is read from now on
+
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: zones, variables, entity columns, marks and the
-        chance source's RNG are copied; components, entities, zone references and compiled
-        rules are shared (immutable). Events are immutable, so only the list holding them is
-        copied, by the first of the two to record one (`own_events`); the components'
-        locations likewise (`own_loc`).
+        """An independent copy for search: the list of zones, the dicts of variables and of
+        entity columns, the marks and the chance source's RNG are copied; components,
+        entities, zone references and compiled rules are shared (immutable). Events are
+        immutable, so only the list holding them is copied, by the first of the two to record
+        one (`own_events`); the components' locations likewise (`own_loc`), and the containers
+        variables and entity members hold (lists, maps, the columns): each rule takes those it
+        changes in place first (`own`), so both copies start owning none.
 
-        What a copy takes is planned once per game's tables (`clone_plan`): scalar variables
-        are shared, per-seat scalar lists copied flat, only the rest copied deeply."""
+        What a copy takes is planned once per game's tables (`clone_plan`): when the rules
+        could tell a copy on write from a copy (the ruleset's `callables.shares` is false: a
+        local's container changed in place, say; see `Compiler._owned_keys`), the containers
+        are copied here instead: per-seat scalar lists flat, the rest deeply."""
         new = _new(State)
         d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
@@ -152,14 +180,18 @@ class State:
             d["events"] = []
         d["dirty"] = self.dirty.copy()
         self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
-        d["marks"] = self.marks.copy()  # its values are tuples
-        d["fn_memo"] = [-1, {}]
+        # its values are tuples. The clone takes the dict, the original a compact copy: a dict
+        # that lost keys (`unmark`) copies slowly, and the original is the one cloned again (search)
+        d["marks"] = self.marks
+        self.marks = self.marks.copy()
+        d["fn_memo"] = _NO_MEMO  # no version: the first memoised function call makes its own
         if self.passing is not None:  # what a reader watches is the game's own state's moves
             d["passing"] = None
         if columns is not None:  # the entities are shared; their columns are copied
             d["ent_alive"] = self.ent_alive[:]
             d["ev"] = columns(self.ev)
         d["g"] = copy_g(self.g)
+        self.owned = d["owned"] = _NOT_OWNED  # the containers a rule took are shared from now on
         return new
 
     def _clone_all(self, new: State) -> State:
@@ -177,7 +209,9 @@ class State:
             elif k == "ev":
                 d[k] = {name: _copy(col, memo) for name, col in v.items()}
             elif k == "fn_memo":
-                d[k] = [-1, {}]
+                d[k] = _NO_MEMO
+            elif k == "owned":
+                d[k] = _NOT_OWNED
             elif k == "passing":
                 d[k] = None
             elif k == "g":
@@ -221,8 +255,11 @@ class State:
         # a new list: once the tables are built, a game shares the list with its clones
         self.entities = [*self.entities, e]
         self.ent_alive.append(True)
-        for col in self.ev.values():
-            col.append(ABSENT)
+        for name, col in self.ev.items():
+            if self.clone_plan is None:  # no clone yet to share the columns with
+                col.append(ABSENT)
+            else:
+                self.ev[name] = [*col, ABSENT]
         for k, v in vals.items():
             self._column(k)[e._n] = v
         return e
@@ -231,6 +268,8 @@ class State:
         col = self.ev.get(name)
         if col is None:
             col = self.ev[name] = [ABSENT] * len(self.entities)
+        elif self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too: a list of its own
+            col = self.ev[name] = col[:]
         return col
 
     def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
@@ -256,7 +295,10 @@ class State:
 
     def set_member(self, e: Ent, name: str, value: Any) -> None:
         """Set entity `e`'s field or variable `name` (KeyError when no entity kind has one)."""
-        self.ev[name][e._n] = value
+        col = self.ev[name]
+        if self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too (`own`)
+            col = self.ev[name] = col[:]
+        col[e._n] = value
 
     def entity_members(self, e: Ent) -> dict[str, Any]:
         """Every member of entity `e` in declaration order: its fields, `name`, `index`, its
@@ -565,14 +607,19 @@ class State:
 
 # never changed once setup has run (components are immutable; zone references are fixed)
 _SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
-                     "clone_plan", "scalar_members", "flat_members", "nested_members", "pure_memo",
+                     "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
                      "draw_memo"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
     """How to copy `st`'s globals and entity columns: (`copy_g(g) -> copy of g`, `columns(ev)
-    -> copy of ev` or None when there are no entities), both generated for the ruleset."""
+    -> copy of ev` or None when there are no entities), both generated for the ruleset. When
+    every rule changing a container in place takes its root first (`own`, the ruleset's
+    `callables.shares`), the containers are shared, the entity columns too: only the dicts
+    `g` and `ev` are copied."""
+    if getattr(st.callables, "shares", False):
+        return dict.copy, (dict.copy if st.entities else None)
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -635,6 +682,45 @@ def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> A
     ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy}
     exec(text, ns)  # noqa: S102 - built from the ruleset's member names above
     return ns["columns"]
+
+
+def _owner(st: State, keys: frozenset[str]) -> Any:
+    """`own(g, ev, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
+    and added to it. A list of scalars or of entities is copied flat, a per-seat list of lists
+    or maps of scalars two levels deep, an entity member's column entries holding lists of
+    scalars flat; anything else deeply."""
+    flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
+    sets = {n for e in st.entities for n in e.set_names}
+    kinds: dict[str, list[str]] = {}
+    for kind, members in st.loose_members.items():
+        for m in members:
+            kinds.setdefault(m, []).append(f"{kind}.{m}")
+    lines = ["def own(g, ev, owned):"]
+    for k in sorted(keys):
+        if k in scalar:
+            continue
+        lines.append(f"    if {k!r} not in owned:")
+        if k[0] == ".":
+            m = k[1:]
+            lines += [f"        col = ev.get({m!r})", "        if col is not None:", f"            col = ev[{m!r}] = col[:]",
+                      "            for i, x in enumerate(col):"]
+            if all(x in scalar for x in kinds.get(m, [m])):
+                lines.pop()
+            elif all(x in scalar or x in flat for x in kinds.get(m, [m])):
+                having = [e._n for e in st.entities if m in st.loose_members.get(e.kind, ())]
+                lines[-1:] = [f"            for i in {having!r}:", "                x = col[i]", "                if x.__class__ is list: col[i] = x[:]"]
+            else:
+                lines.append("                if x.__class__ not in ATOMS: col[i] = COPY(x, {})")
+        elif k in flat or k in sets:
+            lines.append(f"        g[{k!r}] = g[{k!r}][:]")
+        elif k in nested:
+            lines.append(f"        g[{k!r}] = [y.copy() for y in g[{k!r}]]")
+        else:
+            lines += [f"        x = g[{k!r}]", f"        if x.__class__ not in ATOMS: g[{k!r}] = COPY(x, {{}})"]
+    lines.append("    owned.update(KEYS)")
+    ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy, "KEYS": keys}
+    exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's global and member names
+    return ns["own"]
 
 
 class _Absent:
