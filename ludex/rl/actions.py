@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
@@ -158,27 +158,34 @@ class ActionTable:
         # per block and argument: value -> index (names for components, values otherwise)
         self._index: list[list[dict[Any, int]]] = [
             [{_key(v): i for i, v in enumerate(_members(u))} for u in b.universes] for b in blocks]
-        self._seen_by: dict[int, list[bool]] = {}
         # per block and argument: (components named, universe size)
         self._sizes = [[(len(u.names) if isinstance(u, Components) else 0, u.size) for u in b.universes] for b in blocks]
         # per block: the positions of its component arguments
         self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
-        # per block and argument: where a component bound to it lies for the mover ("seen",
-        # "unseen", "either"; None: not a component), from its domain (see `_sight`)
-        sights = [tuple(self._sight(p.domain) if u.__class__ is Components else None for p, u in zip(m.params, b.universes))
-                  for m, b in zip(rs.moves, blocks)]
-        # move name -> (what a run of its bindings' numbers follow from, the function numbering it): `_numberer`
-        self._numberers = {b.name: self._numberer(k, sights[k]) for k, b in enumerate(blocks)}
         # `actions`' last answer: (listing, seat, actions, [actions, mask or None]), where
         # the listing is the engine's listing object (kept alive here, so `is` cannot mistake a
         # new one for it) or, at a simultaneous step, (state, version)
         self._last: tuple[Any, int, list[int], list] | None = None
-        # a listing written out (`actions`) -> [its actions, their mask or None]
-        self._answers: dict[tuple, list] = {}
         self._last_moves: list[Move] = []  # at a simultaneous step: the moves `_last` numbered
-        # the mask of each action list met (`mask`), up to `_MASK_BYTES` bytes of masks
-        self._masks: dict[tuple[int, ...], Any] = {}
-        self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // max(self.n, 1)))
+        self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // min(max(self.n, 1), _TEMPLATE_MAX)))
+        # what the numbering remembers depends on the numbering alone: the tables of one
+        # numbering (the environments of a vector of them, say) share it
+        shared_key = (rs.content_hash, game.seats, json.dumps(game.st.options, sort_keys=True), ordinal_cap)
+        shared = _SHARED.get(shared_key) if rs.content_hash else None
+        if shared is None:
+            # per block and argument: where a component bound to it lies for the mover ("seen",
+            # "unseen", "either"; None: not a component), from its domain (see `_sight`)
+            sights = [tuple(self._sight(p.domain) if u.__class__ is Components else None for p, u in zip(m.params, b.universes))
+                      for m, b in zip(rs.moves, blocks)]
+            shared = _Remembered(
+                # move name -> (what a run of its bindings' numbers follow from, the function numbering it): `_numberer`
+                {b.name: self._numberer(k, sights[k]) for k, b in enumerate(blocks)},
+                {},  # a listing written out (`actions`) -> [its actions, their mask or None]
+                {},  # the mask of each action list met (`mask`), up to `_MASK_BYTES` bytes of masks
+                {})  # per seat: whether it sees each zone (`_visible`)
+            if rs.content_hash:
+                _SHARED[shared_key] = shared
+        self._numberers, self._answers, self._masks, self._seen_by = shared
 
     def _sight(self, node: A.Node) -> str:
         """Where a component bound to an argument of domain `node` lies for the mover when the
@@ -425,7 +432,9 @@ class ActionTable:
         a new int8 numpy array of length `n` (the caller's to keep or change).
 
         Each distinct list of legal actions has its mask made once and kept (up to
-        `_MASK_BYTES` bytes of them); the answer is a copy."""
+        `_MASK_BYTES` bytes of them), and the answer is a copy; past `_TEMPLATE_MAX` actions,
+        where copying a kept mask costs more than zeroing a new one (the kept ones are many
+        and seldom in the processor's cache), the positions of its 1s are kept instead."""
         st = game.st
         last = self._last
         listing = game._listing
@@ -435,19 +444,27 @@ class ActionTable:
             self.actions(game, seat)
             last = self._last
         entry = last[3]  # type: ignore[index]  # [actions, mask]: `actions`' answer
-        template = entry[1]
-        if template is None:
+        kept = entry[1]
+        if kept is None:
             acts = entry[0]
             key = tuple(acts)
-            template = self._masks.get(key)
-            if template is None:
+            kept = self._masks.get(key)
+            if kept is None:
                 masks = self._masks
                 if len(masks) >= self._masks_max:
                     masks.clear()
-                template = masks[key] = _zeros(self.n, _INT8)
-                template.put(acts, 1)
-            entry[1] = template
-        return template.copy()
+                if self.n <= _TEMPLATE_MAX:
+                    kept = _zeros(self.n, _INT8)
+                    kept.put(acts, 1)
+                else:
+                    kept = np.array(acts, np.intp)
+                masks[key] = kept
+            entry[1] = kept
+        if self.n <= _TEMPLATE_MAX:
+            return kept.copy()
+        mask = _zeros(self.n, _INT8)
+        mask[kept] = 1
+        return mask
 
     def _legal_slow(self, moves: list[Move]) -> list[int]:
         """Numbers from each move's encoded arguments (what a client would send)."""
@@ -668,6 +685,19 @@ class ActionTable:
                 for b in self.blocks]
 
 
+class _Remembered(NamedTuple):
+    """What the numbering of one ruleset at given seats, options and ordinal cap remembers
+    (see `ActionTable.__init__`)."""
+
+    numberers: dict[str, tuple[int, Any]]
+    answers: dict[tuple, list]
+    masks: dict[tuple[int, ...], Any]
+    seen_by: dict[int, list[bool]]
+
+
+_SHARED: dict[tuple, _Remembered] = {}
+
+
 def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: list[bool]) -> bool:
     """Whether every component argument of these bindings is a component lying nowhere or where
     the seat sees it (then each binding's action number depends on the binding alone). Each
@@ -689,6 +719,7 @@ _new_move = object.__new__
 _RUNS, _PLACES, _CALL = 0, 1, 2  # `ActionTable._numberer`'s kinds
 _MEMO_MAX = 100_000  # a numbering function's remembered bindings or runs, at most
 _MASK_BYTES = 32 << 20  # `ActionTable.mask`'s kept masks, at most
+_TEMPLATE_MAX = 4096  # `ActionTable.mask` keeps whole masks of this many actions at most
 
 
 def _members(u: Universe) -> tuple[Any, ...]:
