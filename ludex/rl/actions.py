@@ -167,7 +167,9 @@ class ActionTable:
         # new one for it) or, at a simultaneous step, (state, version)
         self._last: tuple[Any, int, list[int], list] | None = None
         self._last_moves: list[Move] = []  # at a simultaneous step: the moves `_last` numbered
+        self._texts: dict[int, tuple[list, list]] = {}  # per seat: its last listing written out (`actions`), its answer
         self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // min(max(self.n, 1), _TEMPLATE_MAX)))
+        self._templates = self.n <= _TEMPLATE_MAX  # whether `mask` keeps whole masks (else the positions of their 1s)
         # what the numbering remembers depends on the numbering alone: the tables of one
         # numbering (the environments of a vector of them, say) share it
         shared_key = (rs.content_hash, game.seats, json.dumps(game.st.options, sort_keys=True), ordinal_cap)
@@ -381,9 +383,16 @@ class ActionTable:
                 break
             start = end
         if written:
+            got = self._texts.get(seat)
+            if got is not None and got[0] == text:  # the seat's last text again (compared in C, not hashed)
+                entry = got[1]
+                acts = entry[0]
+                self._last = (listing, seat, acts, entry)
+                return acts  # type: ignore[no-any-return]
             key = tuple(text)
             entry = self._answers.get(key)
             if entry is not None:
+                self._texts[seat] = (text, entry)
                 acts = entry[0]
                 self._last = (listing, seat, acts, entry)
                 return acts  # type: ignore[no-any-return]
@@ -398,6 +407,7 @@ class ActionTable:
             if len(answers) >= self._masks_max:  # (their masks: `_MASK_BYTES` at most)
                 answers.clear()
             answers[key] = entry
+            self._texts[seat] = (text, entry)
         self._last = (listing, seat, acts, entry)
         return acts
 
@@ -436,14 +446,10 @@ class ActionTable:
         where copying a kept mask costs more than zeroing a new one (the kept ones are many
         and seldom in the processor's cache), the positions of its 1s are kept instead."""
         st = game.st
-        last = self._last
-        listing = game._listing
-        if last is None or last[0] is not listing or last[1] != seat or listing.st is not st or listing.version != st.version:  # type: ignore[union-attr]
-            if st.terminal or st.actor != seat:
-                return _zeros(self.n, _INT8)
-            self.actions(game, seat)
-            last = self._last
-        entry = last[3]  # type: ignore[index]  # [actions, mask]: `actions`' answer
+        if st.terminal or st.actor != seat:
+            return _zeros(self.n, _INT8)
+        self.actions(game, seat)
+        entry = self._last[3]  # type: ignore[index]  # [actions, mask]: `actions`' answer
         kept = entry[1]
         if kept is None:
             acts = entry[0]
@@ -453,14 +459,14 @@ class ActionTable:
                 masks = self._masks
                 if len(masks) >= self._masks_max:
                     masks.clear()
-                if self.n <= _TEMPLATE_MAX:
+                if self._templates:
                     kept = _zeros(self.n, _INT8)
                     kept.put(acts, 1)
                 else:
                     kept = np.array(acts, np.intp)
                 masks[key] = kept
             entry[1] = kept
-        if self.n <= _TEMPLATE_MAX:
+        if self._templates:
             return kept.copy()
         mask = _zeros(self.n, _INT8)
         mask[kept] = 1
