@@ -718,7 +718,6 @@ def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: 
     return True
 
 
-_first = itemgetter(0)
 _zeros, _INT8 = np.zeros, np.dtype(np.int8)
 _new_move = object.__new__
 _RUNS, _PLACES, _CALL = 0, 1, 2  # `ActionTable._numberer`'s kinds
