@@ -199,7 +199,8 @@ class ActionTable:
         z = self._zone(node)
         if z is None:
             return "either"
-        by_actor = node.op == "index" and node.args[1].op == "name" and node.args[1].args[0] == "actor"
+        # `Z[actor]` of a zone per seat: the mover's own (its owner)
+        by_actor = node.op == "index" and node.args[1].op == "name" and node.args[1].args[0] == "actor" and z.per_seat
         vis = z.visibility
         if vis == "public" or (vis == "owner" and by_actor):
             return "seen"
