@@ -28,8 +28,9 @@ plies:
 - Gym ply: `rl.gym_env` with a masked random agent and a random opponent (the same choice as
   the bare ply), per ply of either; its overhead against the bare ply.
 - mask: `action_mask` of the seat to act over 200 positions of random games, each position's
-  legal moves numbered afresh; of which `numbers`: numbering them alone (`table.actions`), the
-  rest is making and filling the array.
+  legal moves numbered again (`table.forget()`: from what the table remembers, as in an
+  episode); of which `numbers`: numbering them alone (`table.actions`), the rest is making
+  the array (a copy of the mask kept for that list of actions).
 - encode (its own target: Hanabi <= 20 us): `encode_fresh` of the seat to act over 200
   positions of random games; in play: `encode` of the seat to act after every ply of random
   games (the kept vector brought up to date, as an environment does), the difference between
@@ -293,18 +294,18 @@ def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
 
 def mask_time(spec, plies: int, seed: int) -> tuple[float, float]:
     """Per position of 200 of random games: the action mask of the seat to act, and numbering
-    its legal moves alone (`table.actions`), each position's moves numbered afresh."""
+    its legal moves alone (`table.actions`), each position's moves numbered again."""
     positions = positions_of(spec, 200, seed)
     table = spec.table
 
     def mask_all() -> None:
         for p in positions:
-            table._listing = None  # number each position's moves afresh
+            table.forget()  # number each position's moves again (from what the table remembers, as in an episode)
             action_mask(spec, p, p.st.actor)
 
     def number_all() -> None:
         for p in positions:
-            table._listing = None
+            table.forget()
             table.actions(p, p.st.actor)
 
     reps = max(1, plies // len(positions))

@@ -30,13 +30,15 @@ from __future__ import annotations
 
 import json
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import numpy as np
 
 from dsl import ast as A
 from runtime import Game, IllegalMove, Move
+from runtime.budget import BudgetExceeded
+from runtime.errors import RuleError
 from runtime.values import Comp, Ent
 
 DEFAULT_ORDINAL_CAP = 32
@@ -156,25 +158,55 @@ class ActionTable:
         # per block and argument: value -> index (names for components, values otherwise)
         self._index: list[list[dict[Any, int]]] = [
             [{_key(v): i for i, v in enumerate(_members(u))} for u in b.universes] for b in blocks]
-        # (state version, seat, actions, state, legal moves): `actions`' last answer
-        self._listing: tuple[int, int, list[int], Any, list[Move]] | None = None
-        self._seen_by: dict[int, tuple[list[bool], Any]] = {}
-        # per block: "values" (every argument a constant value: its numbers are remembered by
-        # binding in `_memo`), "ordinal" (numbered from encoded moves), "one component" (a
-        # single component argument), else "bound"
-        self._kinds = ["ordinal" if any(u.__class__ is Ordinal for u in b.universes)
-                       else "values" if all(u.__class__ is Values for u in b.universes)
-                       else "one component" if len(b.universes) == 1 and b.universes[0].__class__ is Components
-                       else "bound" for b in blocks]
-        self._memo: list[dict[tuple, int]] = [{} for _ in blocks]
-        # move name -> (block number, block, kind, the lookup of its remembered numbers)
-        self._block_of = {b.name: (k, b, kind, memo.__getitem__)
-                          for k, (b, kind, memo) in enumerate(zip(blocks, self._kinds, self._memo))}
-        # per block: the positions of its component arguments (a "bound" block's binding is
-        # remembered only while they lie in zones the seat sees: then they count by name)
-        self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
         # per block and argument: (components named, universe size)
         self._sizes = [[(len(u.names) if isinstance(u, Components) else 0, u.size) for u in b.universes] for b in blocks]
+        # per block: the positions of its component arguments
+        self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
+        # `actions`' last answer: (listing, seat, actions, [actions, mask or None]), where
+        # the listing is the engine's listing object (kept alive here, so `is` cannot mistake a
+        # new one for it) or, at a simultaneous step, (state, version)
+        self._last: tuple[Any, int, list[int], list] | None = None
+        self._last_moves: list[Move] = []  # at a simultaneous step: the moves `_last` numbered
+        self._texts: dict[int, tuple[list, list]] = {}  # per seat: its last listing written out (`actions`), its answer
+        self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // min(max(self.n, 1), _TEMPLATE_MAX)))
+        self._templates = self.n <= _TEMPLATE_MAX  # whether `mask` keeps whole masks (else the positions of their 1s)
+        # what the numbering remembers depends on the numbering alone: the tables of one
+        # numbering (the environments of a vector of them, say) share it
+        shared_key = (rs.content_hash, game.seats, json.dumps(game.st.options, sort_keys=True), ordinal_cap)
+        shared = _SHARED.get(shared_key) if rs.content_hash else None
+        if shared is None:
+            # per block and argument: where a component bound to it lies for the mover ("seen",
+            # "unseen", "either"; None: not a component), from its domain (see `_sight`)
+            sights = [tuple(self._sight(p.domain) if u.__class__ is Components else None for p, u in zip(m.params, b.universes))
+                      for m, b in zip(rs.moves, blocks)]
+            shared = _Remembered(
+                # move name -> (what a run of its bindings' numbers follow from, the function numbering it): `_numberer`
+                {b.name: self._numberer(k, sights[k]) for k, b in enumerate(blocks)},
+                {},  # a listing written out (`actions`) -> [its actions, their mask or None]
+                {},  # the mask of each action list met (`mask`), up to `_MASK_BYTES` bytes of masks
+                {})  # per seat: whether it sees each zone (`_visible`)
+            if rs.content_hash:
+                _SHARED[shared_key] = shared
+        self._numberers, self._answers, self._masks, self._seen_by = shared
+
+    def _sight(self, node: A.Node) -> str:
+        """Where a component bound to an argument of domain `node` lies for the mover when the
+        move is listed: "seen" (a zone every seat sees, or the mover's own zone its owner
+        sees: numbered by name), "unseen" (a zone the mover never sees: by place), else
+        "either" (asked of the zone it lies in)."""
+        while node.op == "where":
+            node = node.args[0]
+        z = self._zone(node)
+        if z is None:
+            return "either"
+        # `Z[actor]` of a zone per seat: the mover's own (its owner)
+        by_actor = node.op == "index" and node.args[1].op == "name" and node.args[1].args[0] == "actor" and z.per_seat
+        vis = z.visibility
+        if vis == "public" or (vis == "owner" and by_actor):
+            return "seen"
+        if vis in ("hidden", "secret") or (vis == "others" and by_actor):
+            return "unseen"
+        return "either"
 
     # ---- the universes ----
     def _universe(self, node: A.Node) -> Universe:
@@ -308,28 +340,137 @@ class ActionTable:
         """The action number of each legal move of `seat` now, in the order of
         `game.legal_moves(seat)` (empty when it is not that seat's decision). Found once per
         state version and kept: the list is the table's, read it but do not change it.
-        Raises ActionSpaceTooSmall when a legal move has no action."""
+        Raises ActionSpaceTooSmall when a legal move has no action.
+
+        The numbers come from the engine's listing of the legal moves (`Game._listing`: their
+        bindings, found once per state version), read without making the moves: each move's
+        run of bindings is numbered by that move's function (`_numberer`)."""
         st = game.st
-        got = self._listing
-        if got is not None and got[0] == st.version and got[1] == seat and got[3] is st:
-            return got[2]
+        listing = game._listing
+        last = self._last
+        if last is not None and last[0] is listing and last[1] == seat and listing.st is st and listing.version == st.version:  # type: ignore[union-attr]
+            return last[2]  # numbered in this state version
+        if listing is None or listing.st is not st or listing.version != st.version or st.sim is not None:
+            if st.sim is not None:
+                return self._round_actions(game, seat)
+            if st.terminal or seat != st.actor:
+                return []
+            listing = game.legal_moves(seat)._listing  # type: ignore[attr-defined]  # (`Game._legal`'s, kept by the game)
+        elif seat != st.actor:
+            return []
+        bindings = listing.bindings
+        visible = self._seen_by.get(seat)
+        if visible is None or len(visible) != len(st.zones):
+            visible = self._visible(st, seat)
+        numberers = self._numberers
+        # the listing written out where its numbers follow from it alone: per move its name,
+        # then its bindings (constants) or the end of its run (a hidden zone's whole contents,
+        # in order); the same text, the same answer (`_answers`)
+        text: list = []
+        written = True
+        start = 0
+        for end, mc in listing.spans:
+            name = mc.name
+            kind = numberers[name][0]
+            if kind == _RUNS:
+                text.append(name)
+                text += bindings[start:end]
+            elif kind == _PLACES and (zi := st.loc[bindings[start][0].id]) is not None and not visible[zi] \
+                    and end - start == len(st.zones[zi]):
+                text.append(name)
+                text.append(end)
+            else:
+                written = False
+                break
+            start = end
+        if written:
+            got = self._texts.get(seat)
+            if got is not None and got[0] == text:  # the seat's last text again (compared in C, not hashed)
+                entry = got[1]
+                acts = entry[0]
+                self._last = (listing, seat, acts, entry)
+                return acts  # type: ignore[no-any-return]
+            key = tuple(text)
+            entry = self._answers.get(key)
+            if entry is not None:
+                self._texts[seat] = (text, entry)
+                acts = entry[0]
+                self._last = (listing, seat, acts, entry)
+                return acts  # type: ignore[no-any-return]
+        acts = []
+        start = 0
+        for end, mc in listing.spans:
+            acts += numberers[mc.name][1](bindings[start:end], st, visible, listing)
+            start = end
+        entry = [acts, None]  # the actions, their mask once made
+        if written:
+            answers = self._answers
+            if len(answers) >= self._masks_max:  # (their masks: `_MASK_BYTES` at most)
+                answers.clear()
+            answers[key] = entry
+            self._texts[seat] = (text, entry)
+        self._last = (listing, seat, acts, entry)
+        return acts
+
+    def _round_actions(self, game: Game, seat: int) -> list[int]:
+        """`actions` at a simultaneous step: the numbers of `seat`'s moves in the open round."""
+        st = game.st
+        key = (st, st.version)
+        last = self._last
+        if last is not None and last[0] == key and last[1] == seat:
+            return last[2]
         moves = game.legal_moves(seat)
         listing = getattr(moves, "_listing", None)
-        if listing is None or moves._full:  # type: ignore[attr-defined]
+        if listing is None:
             acts = self._legal_slow(moves)
         else:
-            acts = self._legal_fast(st, seat, listing)
-        self._listing = (st.version, seat, acts, st, moves)
+            visible = self._visible(st, seat)
+            acts, start = [], 0
+            for end, mc in listing.spans:
+                acts += self._numberers[mc.name][1](listing.bindings[start:end], st, visible, listing)
+                start = end
+        self._last = (key, seat, acts, [acts, None])
+        self._last_moves = moves
         return acts
+
+    def forget(self) -> None:
+        """Drop `actions`' last answer (its numbers are found again from the listing; what the
+        numbering functions remember stays): for benchmarks and tests."""
+        self._last = None
 
     def mask(self, game: Game, seat: int) -> Any:
         """1 at each legal action of `seat` now, else 0 (all 0 when it is not `seat`'s decision):
-        a new int8 numpy array of length `n` (the caller's to keep or change)."""
+        a new int8 numpy array of length `n` (the caller's to keep or change).
+
+        Each distinct list of legal actions has its mask made once and kept (up to
+        `_MASK_BYTES` bytes of them), and the answer is a copy; past `_TEMPLATE_MAX` actions,
+        where copying a kept mask costs more than zeroing a new one (the kept ones are many
+        and seldom in the processor's cache), the positions of its 1s are kept instead."""
+        st = game.st
+        if st.terminal or st.actor != seat:
+            return _zeros(self.n, _INT8)
+        self.actions(game, seat)
+        entry = self._last[3]  # type: ignore[index]  # [actions, mask]: `actions`' answer
+        kept = entry[1]
+        if kept is None:
+            acts = entry[0]
+            key = tuple(acts)
+            kept = self._masks.get(key)
+            if kept is None:
+                masks = self._masks
+                if len(masks) >= self._masks_max:
+                    masks.clear()
+                if self._templates:
+                    kept = _zeros(self.n, _INT8)
+                    kept.put(acts, 1)
+                else:
+                    kept = np.array(acts, np.intp)
+                masks[key] = kept
+            entry[1] = kept
+        if self._templates:
+            return kept.copy()
         mask = _zeros(self.n, _INT8)
-        if not game.terminal and game.st.actor == seat:
-            mv = mask.data  # item by item through the memoryview: cheaper than numpy's fancy indexing from a list
-            for a in self.actions(game, seat):
-                mv[a] = 1
+        mask[kept] = 1
         return mask
 
     def _legal_slow(self, moves: list[Move]) -> list[int]:
@@ -337,65 +478,70 @@ class ActionTable:
         ordinals: dict[tuple, dict[str, int]] = {}
         return [self._number(m, ordinals) for m in moves]
 
-    def _legal_fast(self, st: Any, seat: int, listing: Any) -> list[int]:
-        """Numbers from the listing's bound values, without encoding the moves: a component
-        counts by name where the seat sees its zone, else by its place, as `Move.args` says.
+    def _numberer(self, k_b: int, sights: tuple[str | None, ...]) -> tuple[int, Any]:
+        """How `actions` numbers a run of block `k_b`'s bindings of one listing: `(kind,
+        number)`, where `number(bindings, state, visible, listing) -> list of actions` (maybe a
+        list it keeps: read it, do not change it; `visible` says per zone index whether the
+        seat sees it) numbers any run, and `kind` says what the run's numbers follow from:
+        `_RUNS`, the bindings alone (constants); `_PLACES`, its length alone when the run is a
+        hidden zone's whole contents (a move's bindings over a zone follow the zone's order
+        and bind each component once, so a run as long as the zone is the zone: places
+        0..k-1); `_CALL`, more (ask `number`). Built once per move, from what its arguments'
+        domains say (`sights`):
 
-        A move's bindings are numbered together, in C where the numbers follow from the
-        bindings alone: a binding of constants, or of components lying where the seat sees
-        them, has one number for good (remembered per block in `_memo`); a one-component
-        move whose bindings are a hidden zone's whole contents in order numbers its places
-        0..k-1. Anything else is numbered binding by binding (`_bound`)."""
-        out: list[int] = []
-        bindings = listing.bindings
-        visible, vis_of = self._visible(st, seat)
-        loc, zones = st.loc, st.zones
-        start = 0
-        for end, mc in listing.spans:
-            k_b, b, kind, remembered = self._block_of[mc.name]
-            chunk = bindings[start:end]
-            start = end
-            if kind == "values":  # the action of a binding never changes: remembered
-                had = len(out)
-                try:
-                    out += map(remembered, chunk)
-                    continue
-                except KeyError:  # one first met: numbered below, then remembered
-                    del out[had:]
-            elif kind == "one component" and (places := _hidden_run(chunk, loc, zones, visible)) is not None:
-                named, size = self._sizes[k_b][0]  # a hidden zone's places, in order
-                if named + places > size:
-                    raise ActionSpaceTooSmall(f"move '{mc.name}': place {places - 1} is not in its argument's "
-                                              f"universe ({size} values)")
-                first = b.offset + named
-                out += range(first, first + places)
-                continue
-            elif kind == "ordinal":
+        - every argument a constant value, or a component lying where the seat sees it (by
+          name): a binding's action follows from the binding alone, remembered (per run when
+          every argument is a constant: such runs recur; else per binding);
+        - ordinals: from the encoded moves (`_number`);
+        - else binding by binding (`_bound`: a component by name where the seat sees it, else
+          by place), remembered while every component lies where the seat sees it."""
+        b, index = self.blocks[k_b], self._index[k_b]
+        name = b.name
+        if any(u.__class__ is Ordinal for u in b.universes):
+            def number_ordinals(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
                 ordinals: dict[tuple, dict[str, int]] = {}
                 enc = listing.encode
-                out += [self._number(Move(mc.name, dict(zip(mc.names, map(enc, bd)))), ordinals) for bd in chunk]
-                continue
-            elif _all_seen(chunk, self._comp_args[k_b], loc, vis_of):
-                had = len(out)
-                try:
-                    out += map(remembered, chunk)
-                    continue
-                except KeyError:
-                    del out[had:]
-            else:  # components where the seat does not see them: binding by binding, not remembered
-                index = self._index[k_b]
-                out += [self._bound(b, index, bd, visible, loc, zones, mc.name) for bd in chunk]
-                continue
-            # constants, or components the seat sees: numbered once and remembered
-            memo, index = self._memo[k_b], self._index[k_b]
-            if len(memo) > 100_000:
-                memo.clear()
-            for bd in chunk:
-                a = memo.get(bd)
-                if a is None:
-                    a = memo[bd] = self._bound(b, index, bd, visible, loc, zones, mc.name)
-                out.append(a)
-        return out
+                return [self._number(Move(name, dict(zip(b.args, map(enc, bd)))), ordinals) for bd in run]
+            return _CALL, number_ordinals
+
+        memo: dict[tuple, int] = {}  # binding -> action, where that follows from the binding alone
+
+        def remembered(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> list[int]:
+            try:  # (itemgetter looks many keys up in C: a third faster than map or a comprehension)
+                return list(itemgetter(*run)(memo)) if len(run) > 1 else [memo[run[0]]]
+            except KeyError:  # one first met: numbered, then remembered
+                if len(memo) > _MEMO_MAX:
+                    memo.clear()
+                got = []
+                for bd in run:
+                    a = memo.get(bd)
+                    if a is None:
+                        a = memo[bd] = self._bound(b, index, bd, visible, st.loc, st.zones, name)
+                    got.append(a)
+                return got
+
+        if all(u.__class__ is Values for u in b.universes):  # constants: the runs themselves recur
+            runs: dict[tuple, list[int]] = {}
+
+            def number_values(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+                key = tuple(run)
+                got = runs.get(key)
+                if got is None:
+                    if len(runs) > _MEMO_MAX:
+                        runs.clear()
+                    got = runs[key] = remembered(run, st, visible)
+                return got
+            return _RUNS, number_values
+        if all(s in (None, "seen") for s in sights):
+            return _CALL, remembered
+        comp_args = self._comp_args[k_b]
+
+        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+            if _all_seen(run, comp_args, st.loc, visible):
+                return remembered(run, st, visible)
+            loc, zones, bound = st.loc, st.zones, self._bound  # components where the seat does not see them
+            return [bound(b, index, bd, visible, loc, zones, name) for bd in run]
+        return (_PLACES if sights == ("unseen",) else _CALL), number_each
 
     def _bound(self, b: MoveBlock, index: list[dict[Any, int]], binding: tuple, visible: list[bool], loc: list,
                zones: list, name: str) -> int:
@@ -449,28 +595,83 @@ class ActionTable:
             action += k * r
         return action
 
-    def _visible(self, st: Any, seat: int) -> tuple[list[bool], Any]:
+    def _visible(self, st: Any, seat: int) -> list[bool]:
         """Per zone index, whether `seat` sees its contents (fixed: visibility and owner never
-        change), as a list and as a lookup function that also answers True for None (a
-        component lying in no zone)."""
+        change)."""
         got = self._seen_by.get(seat)
-        if got is None or len(got[0]) != len(st.zone_refs):
-            seen = [z.visible_to(seat) for z in st.zone_refs]
-            by_zone: dict[int | None, bool] = {**dict(enumerate(seen)), None: True}
-            got = self._seen_by[seat] = (seen, by_zone.__getitem__)
+        if got is None or len(got) != len(st.zone_refs):
+            got = self._seen_by[seat] = [z.visible_to(seat) for z in st.zone_refs]
         return got
 
     def to_move(self, game: Game, seat: int, action: int) -> Move:
         """The legal move `action` stands for now. Raises IllegalMove when it is not legal
         (or not `seat`'s decision), naming the move it decodes to."""
-        acts = self.actions(game, seat)
-        action = int(action)  # (a numpy integer compares slowly)
+        return self._move_at(self._index_of(game, seat, action))
+
+    def apply(self, game: Game, seat: int, action: int) -> None:
+        """Apply the legal move `action` stands for now, as `game.apply(seat, self.to_move(game,
+        seat, action))` does, without making the move (nor returning its events). Raises
+        IllegalMove when it is not legal (or not `seat`'s decision), naming the move it decodes
+        to; else what `Game.apply` raises (RuleError, BudgetExceeded: the game unchanged)."""
+        st = game.st
+        listing: Any = game._listing
+        last = self._last
+        if last is not None and last[0] is listing and last[1] == seat and listing.st is st and listing.version == st.version:
+            try:  # (as `_index_of` does, with `actions`' answer found in this state version)
+                i = last[2].index(int(action))
+            except ValueError:
+                i = self._index_of(game, seat, action)  # raises
+        else:
+            i = self._index_of(game, seat, action)
+            listing = self._last[0]  # type: ignore[index]  # (`_index_of` has just set it)
+        if listing.__class__ is tuple:  # a simultaneous step (else `actions` took the game's listing)
+            game.apply(seat, self._move_at(i))
+            return
+        for end, mc in listing.spans:
+            if i < end:
+                break
+        if mc.picks:  # an offer: the pick is checked as it is sent
+            game.apply(seat, self._move_at(i))
+            return
+        # `Game.apply`'s own path for a move listed in this state version (runtime/game.py), the
+        # move's binding taken from the listing instead of from a `Move` made for it
+        listing.zones = st.zones[:]  # frozen (see runtime.game._Listing): the state is about to change
+        game._listing = None
+        st.steps_left = st.budget
+        start = len(st.events)
         try:
-            i = acts.index(action)
+            game._execute(mc, listing.bindings[i], seat)
+            if game._plan.automata:
+                game._run_automata()
+        except (BudgetExceeded, RecursionError, RuleError) as exc:
+            failure = exc if isinstance(exc, RuleError) else game._budget_error(exc)
+            game._rewind(start)
+            raise failure from None
+
+    def _index_of(self, game: Game, seat: int, action: int) -> int:
+        """The index of `action` among `seat`'s legal actions now (`actions`, which sets
+        `_last`). Raises IllegalMove when it is not one of them."""
+        try:
+            return self.actions(game, seat).index(int(action))  # (int: a numpy integer compares slowly)
         except ValueError:
+            action = int(action)
             what = self.describe(action) if 0 <= action < self.n else f"action {action}"
             raise IllegalMove(f"{what} is not legal for seat {seat} now") from None
-        return self._listing[4][i]  # type: ignore[index]  # the moves `actions` numbered
+
+    def _move_at(self, i: int) -> Move:
+        """The `i`-th legal move of `actions`' last answer."""
+        listing = self._last[0]  # type: ignore[index]
+        if listing.__class__ is tuple:  # a simultaneous step: the moves it numbered
+            return self._last_moves[i]
+        # the listed move, as `game.legal_moves(seat)[i]` makes it (`runtime.game._MoveList`),
+        # without making the list: `Game.apply` takes it as listed, without binding it again
+        for end, mc in listing.spans:
+            if i < end:
+                break
+        m = _new_move(Move)
+        m._lm = (mc, listing)
+        m.binding = listing.bindings[i]
+        return m
 
     def to_action(self, game: Game, seat: int, move: Move | dict) -> int:
         """The action number of `move` (a legal move of `seat` now, as listed or as a client
@@ -490,35 +691,40 @@ class ActionTable:
                 for b in self.blocks]
 
 
-def _hidden_run(chunk: list[tuple], loc: list, zones: list, visible: list[bool]) -> int | None:
-    """For one-component bindings: their number when they are, in order, the whole contents of
-    one zone the seat does not see (places 0..k-1), else None."""
-    try:
-        comps = list(map(_first, chunk))
-        zi = loc[comps[0].id]
-    except (AttributeError, IndexError):
-        return None
-    if zi is None or visible[zi] or comps != zones[zi]:  # (== on lists of components: identity, in C)
-        return None
-    return len(comps)
+class _Remembered(NamedTuple):
+    """What the numbering of one ruleset at given seats, options and ordinal cap remembers
+    (see `ActionTable.__init__`)."""
+
+    numberers: dict[str, tuple[int, Any]]
+    answers: dict[tuple, list]
+    masks: dict[tuple[int, ...], Any]
+    seen_by: dict[int, list[bool]]
 
 
-def _all_seen(chunk: list[tuple], comp_args: tuple[int, ...], loc: list, vis_of: Any) -> bool:
+_SHARED: dict[tuple, _Remembered] = {}
+
+
+def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: list[bool]) -> bool:
     """Whether every component argument of these bindings is a component lying nowhere or where
     the seat sees it (then each binding's action number depends on the binding alone). Each
     distinct component is looked at once (bindings repeat a component across its targets)."""
     try:
         for j in comp_args:
-            for c in {*map(itemgetter(j), chunk)}:
-                if not vis_of(loc[c.id]):
+            for c in {*map(itemgetter(j), run)}:
+                zi = loc[c.id]
+                if zi is not None and not visible[zi]:
                     return False
     except (AttributeError, TypeError):  # not a component (a pick's offer)
         return False
     return True
 
 
-_first = itemgetter(0)
 _zeros, _INT8 = np.zeros, np.dtype(np.int8)
+_new_move = object.__new__
+_RUNS, _PLACES, _CALL = 0, 1, 2  # `ActionTable._numberer`'s kinds
+_MEMO_MAX = 100_000  # a numbering function's remembered bindings or runs, at most
+_MASK_BYTES = 32 << 20  # `ActionTable.mask`'s kept masks, at most
+_TEMPLATE_MAX = 4096  # `ActionTable.mask` keeps whole masks of this many actions at most
 
 
 def _members(u: Universe) -> tuple[Any, ...]:

@@ -47,6 +47,7 @@ class LudexAEC(AECEnv):
     """The AEC environment of one `Spec` (see the module docstring)."""
 
     metadata = {"render_modes": ["ansi"], "name": "ludex", "is_parallelizable": False}
+    agent_selection: str
 
     def __init__(self, spec: Spec, shaped: bool = False, max_steps: int | None = None, render_mode: str | None = None,
                  render_seat: int | None = None):
@@ -65,6 +66,7 @@ class LudexAEC(AECEnv):
         self._obs_space = {a: obs for a in self.possible_agents}
         self._act_space = {a: act for a in self.possible_agents}
         self._rng = random.Random()
+        self._apply = spec.table.apply
         self.game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -103,8 +105,7 @@ class LudexAEC(AECEnv):
             return
         g = self.game
         assert g is not None, "reset() the environment first"
-        seat = self._seat[agent]
-        g.apply(seat, self.spec.table.to_move(g, seat, action))
+        self._apply(g, self._seat[agent], action)
         self.steps += 1
         self._cumulative_rewards[agent] = 0.0
         if self._paid:  # the last step paid rewards: this step's start from 0 (else they are 0)
@@ -119,7 +120,11 @@ class LudexAEC(AECEnv):
                     self.rewards[a] += now - self._scores[s]
                     self._scores[s] = now
                     self._paid = True
-        self._settle()
+        seats = g.decision().seats  # (none when the game is over or stuck)
+        if seats and self.max_steps is None:  # (`_settle`'s answer then)
+            self.agent_selection = self.possible_agents[seats[0]]
+        else:
+            self._settle()
         if self._paid:  # (adding rewards of 0 changes nothing)
             self._accumulate_rewards()
 

@@ -67,13 +67,12 @@ class LudexGym(gymnasium.Env):
         g = self.game
         assert g is not None, "reset() the environment first"
         try:
-            move = self.rules.table.to_move(g, self.seat, int(action))
-        except IllegalMove as exc:
+            self.rules.table.apply(g, self.seat, action)
+        except IllegalMove as exc:  # (the action's: a listed move is legal as listed)
             if self.illegal == "raise":
                 raise
             obs = self._obs()
             return obs, -1.0, True, False, {"action_mask": obs["action_mask"], "illegal": str(exc)}
-        g.apply(self.seat, move)
         self.steps += 1
         reward = self._others()
         obs = self._obs()

@@ -45,7 +45,7 @@ def test_numbers_from_bound_values_equal_numbers_from_written_moves(ruleset, sea
     for g in positions(spec, 60, seed=5):
         seat = g.st.actor
         fast = t.legal(g, seat)
-        t._listing = None
+        t.forget()
         slow = t._legal_slow(g.legal_moves(seat))
         assert list(fast) == slow
         moves = g.legal_moves(seat)
@@ -121,3 +121,32 @@ def test_the_version_names_the_rules_seats_and_options():
     c = Spec("hanabi", 2, options={"empty_hints": False}).table
     assert len({a.version, b.version, c.version}) == 3
     assert a.version.startswith(Spec("hanabi", 2).rs.content_hash[:16])
+
+
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_applying_an_action_plays_the_move_it_stands_for(case):
+    """`table.apply` (the listed binding applied, no move made) against `Game.apply` of the
+    listed move, in two games played side by side: the same events and states after every
+    ply; an illegal action raises and changes nothing."""
+    name, variants, seats = case
+    spec = Spec(name, seats, variants)
+    t = spec.table
+    rng = random.Random(5)
+    for k in range(2):
+        mine, theirs = spec.new_game(seed=k), spec.new_game(seed=k)
+        for _ply in range(120):
+            if mine.terminal or mine.decision().stuck:
+                break
+            seat = mine.decision().seats[0]
+            acts = t.actions(mine, seat)
+            i = rng.randrange(len(acts))
+            if _ply % 7 == 3:  # not legal now: refused, the game unchanged
+                before = mine.state_hash()
+                illegal = next(a for a in range(t.n) if a not in acts)
+                with pytest.raises(IllegalMove):
+                    t.apply(mine, seat, illegal)
+                assert mine.state_hash() == before
+            t.apply(mine, seat, np.int64(acts[i]))  # (as a learner's array hands it)
+            theirs.apply(seat, theirs.legal_moves(seat)[i])
+            assert mine.events == theirs.events
+            assert mine.state_hash() == theirs.state_hash()
