@@ -1044,7 +1044,13 @@ class Game:
         if st.terminal:
             self.check_outcomes_used()
         elif not revealed:
-            self._transition()
+            if st.flow is None and plan.then.get(st.step) is _END_TURN and not plan.flow_dirty:
+                # the common follower (as `_transition` takes it), without the call: the next seat's turn
+                st.version += 1
+                st.current = st.actor = (st.current + 1) % st.nseats
+                st.step = plan.first_step
+            else:
+                self._transition()
             if self.prog.sim_seats:
                 self._open_round()
 
