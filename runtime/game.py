@@ -1051,7 +1051,7 @@ class Game:
                 st.step = plan.first_step
             else:
                 self._transition()
-            if self.prog.sim_seats:
+            if plan.simultaneous:
                 self._open_round()
 
     def pick_at_random(self, seat: int, move: Move, rng: Any, tries: int = 100) -> Move:
@@ -1236,7 +1236,7 @@ class Game:
         changed = st.dirty
         if not changed:
             return
-        if "*" not in changed and self.prog.trigger_deps.isdisjoint(changed):
+        if "*" not in changed and self._plan.trigger_deps.isdisjoint(changed):
             changed.clear()  # nothing any trigger reads
             return
         outer = st.steps_left
@@ -1493,12 +1493,13 @@ class _Plan:
       by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
       `first_step` is the step a turn starts at.
     - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
-    - `automata`: whether the rules drive any seat.
+    - `automata`: whether the rules drive any seat; `simultaneous`: whether any step is one.
+    - `trigger_deps`: the names some trigger reads.
     - `searches(step)`: the step's moves as `Program.step_moves` gives them, each move as
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
     __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
-                 "plain", "listers")
+                 "plain", "listers", "trigger_deps", "simultaneous")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1513,6 +1514,8 @@ class _Plan:
         self.ply_dirty = prog.ply_dirty
         self.flow_dirty = prog.flow_dirty
         self.automata = bool(prog.rs.automata)
+        self.trigger_deps = prog.trigger_deps
+        self.simultaneous = bool(prog.sim_seats)
         # seats -> the pre-setup template (`Program.templates`) of a game given no options
         self.templates: dict[int, State] = {}
         self._searches: dict[str, tuple] = {}
