@@ -51,19 +51,28 @@ class Event:
     seen_by: list[int] | None = None
 
 
-def _positional_builder() -> Callable[..., Event]:
-    """`Event(...)` with all thirteen fields given positionally, in field order, without going
-    through attrs' frozen `__init__` (one `object.__setattr__` call per field): the fields are
-    stored into an instance of `_Unfrozen`, a class of the same slots in the same layout, by
-    plain attribute stores, and the instance then becomes an `Event` (`__class__` assignment,
-    allowed between classes of identical layout; Event has no `__weakref__` slot for this).
-    The result is an ordinary `Event`, equal to the one `Event(...)` builds from the same
-    values; only the engine's hot paths use it. About 0.26 us against 0.69 us through the
-    slot descriptors."""
+def _unfrozen() -> type:
+    """A class of `Event`'s slots in the same layout, without attrs' frozen `__setattr__`: an
+    instance of it, its fields stored by plain attribute stores, becomes an `Event` by
+    `__class__` assignment (allowed between classes of identical layout; Event has no
+    `__weakref__` slot for this). The result is an ordinary `Event`, equal to the one
+    `Event(...)` builds from the same values; only the engine's hot paths build events so,
+    every field stored before the class changes."""
     names = [a.name for a in attrs.fields(Event)]
     slots = tuple(Event.__slots__)  # type: ignore[attr-defined]
     assert list(slots) == names, "Event's slots are its fields, in order"
-    unfrozen = type("_Unfrozen", (), {"__slots__": slots})
+    return type("_Unfrozen", (), {"__slots__": slots})
+
+
+Unfrozen: Any = _unfrozen()
+
+
+def _positional_builder() -> Callable[..., Event]:
+    """`Event(...)` with all thirteen fields given positionally, in field order, without going
+    through attrs' frozen `__init__` (one `object.__setattr__` call per field): the fields are
+    stored into an instance of `Unfrozen` and the instance then becomes an `Event`. About
+    0.26 us against 0.69 us through the slot descriptors."""
+    unfrozen = Unfrozen
     new = object.__new__
 
     def build(ply: int, kind: str, rule: str, source: str, seat: int | None, move: str | None, args: dict[str, Any],
@@ -89,44 +98,12 @@ def _positional_builder() -> Callable[..., Event]:
     return build
 
 
-def _move_builder() -> Callable[..., Event]:
-    """`new_event` for a move event, given only the fields a move sets: `new_move_event(ply,
-    rule, source, seat, move, args, refs, hidden_from)` is `new_event(ply, "move", rule,
-    source, seat, move, args, refs, hidden_from, None, None, NO_OUTCOME, None)` (the engine
-    makes one per ply)."""
-    unfrozen = type("_UnfrozenMove", (), {"__slots__": tuple(Event.__slots__)})  # type: ignore[attr-defined]
-    new = object.__new__
-
-    def build_move(ply: int, rule: str, source: str, seat: int | None, move: str, args: dict[str, Any],
-                   refs: dict[str, str], hidden_from: dict[str, list[int]]) -> Event:
-        e: Any = new(unfrozen)
-        e.ply = ply
-        e.kind = "move"
-        e.rule = rule
-        e.source = source
-        e.seat = seat
-        e.move = move
-        e.args = args
-        e.refs = refs
-        e.hidden_from = hidden_from
-        e.node = None
-        e.zone = None
-        e.outcome = NO_OUTCOME
-        e.seen_by = None
-        e.__class__ = Event
-        return e
-
-    return build_move
-
-
 new_event = _positional_builder()
 
 # The empty `args`/`refs`/`hidden_from` of most events, shared (events are never changed):
 # a service keeps every live game's events, and thousands of empty dicts add up.
 NO_ARGS: dict[str, Any] = {}
 NO_OUTCOME: list[str] = []  # a move event's outcome
-
-new_move_event = _move_builder()
 
 _converter = cattrs.Converter()
 

@@ -30,7 +30,7 @@ from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
 from runtime.chance import ChanceSource, ImpossibleOutcome
 from runtime.compile import MoveCode, Program, program_for
 from runtime.errors import RuleError
-from runtime.events import NO_ARGS, Event, new_log, new_move_event
+from runtime.events import NO_ARGS, NO_OUTCOME, Event, Unfrozen, new_log
 from runtime.picks import Pick
 from runtime.state import GameEnded, State
 from runtime.values import Comp, Ent, encode
@@ -213,7 +213,7 @@ for _name in ("__iter__", "__reversed__", "__contains__", "__eq__", "__ne__", "_
     setattr(_MoveList, _name, _filled(_name))
 
 
-_new_move = _new_game = _new_listing = object.__new__
+_new_move = _new_game = _new_listing = _new_event = object.__new__
 _new_list = list.__new__
 
 
@@ -653,6 +653,8 @@ class Game:
             got = listing.decision  # asked already in this state version
             if got is not None:
                 return got
+        else:
+            listing = None
         if st.terminal:
             return Decision(st.step, (), True)
         if st.sim is not None:
@@ -660,7 +662,7 @@ class Game:
         actor = st.actor
         if actor >= self._humans:
             return Decision(st.step, (), False, True)
-        if listing is None or listing.version != st.version or listing.st is not st:
+        if listing is None:
             listing = self._legal(actor)
         if not listing.bindings:
             return Decision(st.step, (), False, True)
@@ -705,8 +707,16 @@ class Game:
                 raise self._budget_error(exc, exc.rule) from None
             except RecursionError as exc:
                 raise self._budget_error(exc, "legal moves") from None
-            listing = self._listing = _listed(st, seat, *found)
-            self._made = [None] * len(found[1])
+            # the listing, made without a call of `__init__` (as `_listed`, inline: once per ply)
+            listing = self._listing = _new_listing(_Listing)
+            listing.st = st
+            listing.seat = seat
+            listing.version = st.version
+            listing.zones = None
+            listing.spans, found_bindings = found
+            listing.bindings = found_bindings
+            listing.decision = None
+            self._made = [None] * len(found_bindings)
             return listing
         plain = self._plan.plain.get(st.step)
         if plain is None:  # a step with `forced` or `otherwise` moves (or not seen yet)
@@ -780,24 +790,26 @@ class Game:
         leaves the state as it was before the move too.
         """
         st = self.st
-        if move.__class__ is not Move and not isinstance(move, Move):
-            move = Move.from_dict(move)
-        if st.terminal:
-            raise IllegalMove("the game is over")
-        if st.sim is not None:
-            return self._choose(seat, move, trusted)
-        if seat != st.actor:
-            raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
-        where = move._lm
-        listing = self._listing
-        if listing is not None and listing.version == st.version and listing.st is st:
-            if where.__class__ is tuple and where[1] is listing and not where[0].picks:
-                mc, binding = where[0], move.binding  # listed in this state: legal as bound
-            else:
-                mc, binding = self._checked(move, seat, trusted)
+        listing: Any = self._listing
+        given: Any = move
+        where = given._lm if given.__class__ is Move else None
+        if (where.__class__ is tuple and where[1] is listing and listing.version == st.version and listing.st is st
+                and seat == st.actor and not st.terminal and st.sim is None and not where[0].picks):
+            # the common case, a move listed in this state: legal as bound
+            mc, binding = where[0], given.binding
             listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
         else:
+            if move.__class__ is not Move and not isinstance(move, Move):
+                move = Move.from_dict(move)
+            if st.terminal:
+                raise IllegalMove("the game is over")
+            if st.sim is not None:
+                return self._choose(seat, move, trusted)
+            if seat != st.actor:
+                raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
             mc, binding = self._checked(move, seat, trusted)
+            if listing is not None and listing.version == st.version and listing.st is st:
+                listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
         self._listing = None
         st.steps_left = st.budget
         start = len(st.events)
@@ -950,38 +962,41 @@ class Game:
         # the event's `args`: one shared dict per binding of this move (a live game keeps all its
         # events, and the same arguments recur across plies and games: {"c": "x-1"}), with
         # whether the binding holds a component (whose slot some seat may not see) or a pick
-        memo = mc.args_memo
+        memo: dict[tuple, Any] = mc.args_memo
         try:
             got = memo.get(binding)
         except TypeError:  # a list or a map among the arguments (a pick): a dict of its own
-            got = (_move_args(mc.names, binding), True)
+            got = (_move_args(mc.names, binding), _hideable(mc.names, binding))
         else:
             if got is None:
-                got = (_move_args(mc.names, binding), any(v.__class__ is Comp or v.__class__ is list for v in binding))
+                got = (_move_args(mc.names, binding), _hideable(mc.names, binding))
                 if len(memo) < 10_000:
                     memo[binding] = got
-        args, hideable = got
-        refs, hidden = NO_ARGS, NO_ARGS  # shared while empty: events are immutable
-        for name, v in zip(mc.names, binding) if hideable else ():
-            cls = v.__class__
-            if cls is Comp:
-                i = st.loc[v.id]
-                z = st.zone_refs[i] if i is not None else None
-                if z is not None and z.visibility != "public":
-                    # the same few slot references recur: events share their dicts, kept on the zone
-                    i = st.zones[i].index(v)
-                    got = z.hidden_args.get((name, i))
-                    if got is None:
-                        got = _hidden_arg(st, z, name, i)
-                    one_ref, one_blind = got
-                    if refs is NO_ARGS:
-                        refs, hidden = one_ref, one_blind
-                    else:  # a second hidden argument (rare): a dict of its own
-                        refs, hidden = {**refs, **one_ref}, {**hidden, **one_blind}
-            elif cls is list and v and any(x.__class__ is Comp for x in v):  # a pick of components
-                got = _hidden_pick(st, name, v)
-                if got is not None:
-                    refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
+        args, hide = got
+        refs = hidden = NO_ARGS  # shared while empty: events are immutable
+        if hide:
+            loc, zone_refs = st.loc, st.zone_refs
+            for name, j in hide:
+                v = binding[j]
+                if v.__class__ is Comp:
+                    i = loc[v.id]
+                    if i is None:
+                        continue
+                    z = zone_refs[i]
+                    if z.visibility != "public":
+                        # the same few slot references recur: events share their dicts, kept on the zone
+                        i = st.zones[i].index(v)
+                        got = z.hidden_args.get((name, i))
+                        if got is None:
+                            got = _hidden_arg(st, z, name, i)
+                        if refs is NO_ARGS:
+                            refs, hidden = got
+                        else:  # a second hidden argument (rare): a dict of its own
+                            refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
+                elif v and any(x.__class__ is Comp for x in v):  # a pick of components
+                    got = _hidden_pick(st, name, v)
+                    if got is not None:
+                        refs, hidden = {**refs, **got[0]}, {**hidden, **got[1]}
         st.version += 1
         plan = self._plan
         if plan.ply_dirty:  # a change no trigger reads is not marked
@@ -989,9 +1004,24 @@ class Game:
         st.flow = None
         st.rule = mc.rule
         events = st.own_events() if st.events_shared else st.events
-        # past attrs' frozen __init__: the fastest way to build one (runtime.events)
-        event = new_move_event(len(events), mc.rule, mc.source, seat, mc.name, args, refs, hidden)
-        events.append(attrs.evolve(event, node=simultaneous.SEALED) if revealed else event)
+        # the move event, built as `runtime.events.new_event` builds one (past attrs' frozen
+        # __init__), inline: one per ply
+        event = _new_event(Unfrozen)
+        event.ply = len(events)
+        event.kind = "move"
+        event.rule = mc.rule
+        event.source = mc.source
+        event.seat = seat
+        event.move = mc.name
+        event.args = args
+        event.refs = refs
+        event.hidden_from = hidden
+        event.node = simultaneous.SEALED if revealed else None
+        event.zone = None
+        event.outcome = NO_OUTCOME
+        event.seen_by = None
+        event.__class__ = Event
+        events.append(event)
         try:
             run = mc.run
             if run is not None:
@@ -1014,8 +1044,14 @@ class Game:
         if st.terminal:
             self.check_outcomes_used()
         elif not revealed:
-            self._transition()
-            if self.prog.sim_seats:
+            if st.flow is None and plan.then.get(st.step) is _END_TURN and not plan.flow_dirty:
+                # the common follower (as `_transition` takes it), without the call: the next seat's turn
+                st.version += 1
+                st.current = st.actor = (st.current + 1) % st.nseats
+                st.step = plan.first_step
+            else:
+                self._transition()
+            if plan.simultaneous:
                 self._open_round()
 
     def pick_at_random(self, seat: int, move: Move, rng: Any, tries: int = 100) -> Move:
@@ -1200,46 +1236,42 @@ class Game:
         changed = st.dirty
         if not changed:
             return
-        if "*" not in changed and self.prog.trigger_deps.isdisjoint(changed):
+        if "*" not in changed and self._plan.trigger_deps.isdisjoint(changed):
             changed.clear()  # nothing any trigger reads
             return
         outer = st.steps_left
         st.steps_left = st.budget  # a cascade has a budget of its own
+        triggers = self._plan.triggers
         try:
-            self._cascade(changed)
+            while True:  # each firing takes a step of the cascade's budget (runtime.budget)
+                every = "*" in changed
+                dirty: set[str] = set()
+                st.dirty = dirty
+                for deps, search, run, span, rule in triggers:
+                    if not every and deps.isdisjoint(changed):
+                        continue
+                    found = search(st, True)
+                    if not found:
+                        continue
+                    saved = st.rule
+                    st.rule = rule
+                    try:
+                        st.spend(span)
+                        run(st, *found[0])
+                    except RecursionError:
+                        raise BudgetExceeded(st.budget, None, st.rule) from None
+                    finally:
+                        st.rule = saved
+                    break
+                else:
+                    if dirty:  # conditions are pure: only a defect would have marked a change
+                        dirty.clear()
+                    return
+                changed = changed | st.dirty
         except RecursionError:
             raise BudgetExceeded(st.budget, None, st.rule) from None
         finally:
             st.steps_left = outer
-
-    def _cascade(self, changed: set[str]) -> None:
-        st = self.st
-        triggers = self._plan.triggers
-        while True:  # each firing takes a step of the cascade's budget (runtime.budget)
-            every = "*" in changed
-            dirty: set[str] = set()
-            st.dirty = dirty
-            for deps, search, run, span, rule in triggers:
-                if not every and deps.isdisjoint(changed):
-                    continue
-                found = search(st, True)
-                if not found:
-                    continue
-                saved = st.rule
-                st.rule = rule
-                try:
-                    st.spend(span)
-                    run(st, *found[0])
-                except RecursionError:
-                    raise BudgetExceeded(st.budget, None, st.rule) from None
-                finally:
-                    st.rule = saved
-                break
-            else:
-                if dirty:  # conditions are pure: only a defect would have marked a change
-                    dirty.clear()
-                return
-            changed = changed | st.dirty
 
     def _transition(self) -> None:
         """The turn machine's next step after a move or setup: the flow an effect chose
@@ -1461,12 +1493,13 @@ class _Plan:
       by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
       `first_step` is the step a turn starts at.
     - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
-    - `automata`: whether the rules drive any seat.
+    - `automata`: whether the rules drive any seat; `simultaneous`: whether any step is one.
+    - `trigger_deps`: the names some trigger reads.
     - `searches(step)`: the step's moves as `Program.step_moves` gives them, each move as
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
     __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
-                 "plain", "listers")
+                 "plain", "listers", "trigger_deps", "simultaneous")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1481,6 +1514,8 @@ class _Plan:
         self.ply_dirty = prog.ply_dirty
         self.flow_dirty = prog.flow_dirty
         self.automata = bool(prog.rs.automata)
+        self.trigger_deps = prog.trigger_deps
+        self.simultaneous = bool(prog.sim_seats)
         # seats -> the pre-setup template (`Program.templates`) of a game given no options
         self.templates: dict[int, State] = {}
         self._searches: dict[str, tuple] = {}
@@ -1570,6 +1605,12 @@ def _move_args(names: tuple[str, ...], binding: tuple) -> dict[str, Any]:
         cls = v.__class__
         out[name] = v.name if cls is Comp else v if cls is int or cls is str else encode(v)
     return out
+
+
+def _hideable(names: tuple[str, ...], binding: tuple) -> tuple[tuple[str, int], ...]:
+    """The arguments of a binding some seat may not see, as `(name, position)`: the components
+    (their slot may be hidden) and the lists (a pick of components)."""
+    return tuple((name, j) for j, (name, v) in enumerate(zip(names, binding)) if v.__class__ is Comp or v.__class__ is list)
 
 
 def _hidden_arg(st: State, z: Any, name: str, i: int) -> tuple[dict, dict]:
