@@ -275,6 +275,15 @@ def _assign(wmasks: list[int], i: int, free: int, missing: int) -> bool:
 KINDS = ("suited_run", "same_rank", "suited", "run", "any")
 
 
+def _suits_ranks(cards: Any, suit: str, rank: str) -> Iterator[tuple[Any, Any]]:
+    """(suit, rank) of each of `cards` that has both attributes, in order (the others are no
+    cards of a pool: `_summary` leaves them out)."""
+    for c in cards:
+        d = c.d
+        if suit in d and rank in d:
+            yield d[suit], d[rank]
+
+
 class _Pool:
     """What `best_combination` reads of a pool of cards: `groups` {suit: [ranks]} (in pool
     order; sorted, highest first, per suit on first use), `masks` {suit: bitmask of the ranks
@@ -282,8 +291,9 @@ class _Pool:
     (`union`) and, when a suit holds a rank twice, the counts of the ranks. `best` holds what is
     known of the strongest set for given held cards, wild slots, size and kinds: (its score,
     True, and the pool's cards it may be made of: those of one suit (or of any, none) whose
-    ranks are bits of a mask), or (a score it does not exceed, False, None, 0), when the pool is
-    `kept` (in `_POOLS`)."""
+    ranks are bits of a mask), or (a score it does not exceed, False, None, 0), each followed by
+    the `gen` of the last pool it was asked in (answers not asked for in a few pools are
+    dropped), when the pool is `kept` (in `_POOLS`)."""
 
     __slots__ = ("groups", "masks", "total", "best", "gen", "kept", "_dups", "_desc", "_sorted", "_union")
 
@@ -381,11 +391,7 @@ class _Pool:
         gone = 0  # the ranks of the cards removed, of any suit
         total = self.total
         try:
-            for c in removed:
-                d = c.d
-                if suit not in d or rank not in d:
-                    continue
-                s, r = d[suit], d[rank]
+            for s, r in _suits_ranks(removed, suit, rank):
                 g = touched.get(s)
                 if g is None:
                     g = touched[s] = groups[s][:]
@@ -394,11 +400,7 @@ class _Pool:
                 b = 1 << r
                 gone |= b
                 gone_by[s] = gone_by.get(s, 0) | b
-            for c in added:
-                d = c.d
-                if suit not in d or rank not in d:
-                    continue
-                s, r = d[suit], d[rank]
+            for s, r in _suits_ranks(added, suit, rank):
                 g = touched.get(s)
                 if g is None:
                     g = touched[s] = groups[s][:] if s in groups else []

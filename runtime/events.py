@@ -61,7 +61,8 @@ def _unfrozen() -> type:
     names = [a.name for a in attrs.fields(Event)]
     slots = tuple(Event.__slots__)  # type: ignore[attr-defined]
     assert list(slots) == names, "Event's slots are its fields, in order"
-    return type("_Unfrozen", (), {"__slots__": slots})
+    doc = "An `Event` in the making: its fields stored one by one, then its class set to `Event`."
+    return type("Unfrozen", (), {"__slots__": slots, "__doc__": doc})
 
 
 Unfrozen: Any = _unfrozen()

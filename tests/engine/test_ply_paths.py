@@ -9,7 +9,7 @@ import random
 import pytest
 
 from dsl import load_ruleset
-from runtime import Game, IllegalMove, Move, NotYourTurn
+from runtime import Game, Move, NotYourTurn
 
 
 @pytest.mark.parametrize("name", ["hanabi", "balloon_cup", "battle_line"])
@@ -34,15 +34,18 @@ def test_listed_and_client_moves_make_the_same_game(name: str) -> None:
 def test_a_move_of_an_older_listing_is_checked_again() -> None:
     g = Game.new(load_ruleset("hanabi"), 2, {}, seed=3)
     old = g.legal_moves(0)
-    g.apply(0, old[-1])
+    plays = [m for m in old if m.name == "play"]  # the mover's own cards: by slot, hidden from it
+    g.apply(0, plays[0])
     with pytest.raises(NotYourTurn):
         g.apply(0, old[0])  # listed for seat 0, which is no longer to act
-    seat = g.decision().seats[0]
+    g.apply(1, g.legal_moves(1)[0])
     before = g.state_hash()
-    stale = [m for m in old if m.name.startswith("hint")]
-    for m in stale:  # listed in another state: bound again from its arguments, or refused
-        try:
-            g.clone().apply(seat, m)
-        except IllegalMove:
-            pass
+    changed = 0
+    for m in plays[1:]:  # listed in an older state: bound again from its arguments (the slots now)
+        stale, sent = g.clone(), g.clone()
+        assert stale.apply(0, m) == sent.apply(0, Move(m.name, dict(m.args)))
+        assert stale.state_hash() == sent.state_hash()
+        old_card = m.binding[0]  # what the older listing had bound: another card now, at that slot
+        changed += old_card.name not in str(stale.events[-1].args)
+    assert changed  # the older binding would have played other cards
     assert g.state_hash() == before
