@@ -356,6 +356,11 @@ class Compiler:
             named = {x.args[0] for x in A.walk(b.domain) if x.op == "name"} | {"." + x.args[1] for x in A.walk(b.domain) if x.op == "attr"}
             if b.domain.op != "range" and not (named & rooted) <= sets:
                 self.local_writes = True
+            # a function's answer may hold such a container too (`r in all_rows()`), unless it
+            # declares scalars (or lists and maps of them) only, or reads no such root
+            calls = [x.args[0] for x in A.walk(b.domain) if x.op == "call" and x.args[0] in self.fn_decls]
+            if any(not self._of_scalars(self.fn_decls[f].returns) and not (self._fn_reads(f) & rooted) <= sets for f in calls):
+                self.local_writes = True
         if self.local_writes:
             return {}
         whole = {body: set(w.keys) for body, w in self.writes.items()}
@@ -454,6 +459,26 @@ class Compiler:
 
     def _scalar(self, t: A.TypeRef | None) -> bool:
         return t is not None and not t.args and all(m in self.atoms for m in t.members)
+
+    def _fn_reads(self, name: str) -> set[str]:
+        """The roots (global names, ".member") ruleset function `name` reads, through the
+        functions it calls."""
+        seen, todo, roots = {name}, [name], set()
+        while todo:
+            for x in A.walk(self.fn_decls[todo.pop()].body):
+                if x.op == "name":
+                    roots.add(x.args[0])
+                elif x.op == "attr":
+                    roots.add("." + x.args[1])
+                elif x.op == "call" and x.args[0] in self.fn_decls and x.args[0] not in seen:
+                    seen.add(x.args[0])
+                    todo.append(x.args[0])
+        return roots
+
+    def _of_scalars(self, t: A.TypeRef | None) -> bool:
+        """Whether a value of type `t` is a scalar, or a list or map of scalars (no container
+        inside it can be some variable's)."""
+        return self._scalar(t) or (t is not None and t.name in ("list", "map") and all(self._scalar(a) for a in t.args))
 
     def _generate(self, moves: list[MoveCode], triggers: list[TriggerCode], owns: dict[str, frozenset[str]]) -> None:
         """Python source for functions, legal-move searches and trigger searches (the hot

@@ -173,8 +173,15 @@ def test_a_local_list_changed_in_place_makes_clones_copy_every_container() -> No
     assert c.st.g["score"] == [1, 100] and g.st.g["score"] == [1, 0]
 
 
-def test_a_parameter_sees_what_the_move_changed_in_place_in_a_clone_as_in_the_original() -> None:
-    g = _game(BINDER)
+BINDER_BY_FUNCTION = BINDER.replace("game binder", "game binderfn").replace("poke(r in rows)", "poke(r in all_rows())") + """
+fn all_rows() -> list<list<int>> "the rows, through a function" = rows
+"""
+
+
+@pytest.mark.parametrize("text", [BINDER, BINDER_BY_FUNCTION])
+def test_a_parameter_sees_what_the_move_changed_in_place_in_a_clone_as_in_the_original(text: str) -> None:
+    g = _game(text)
+    assert not g.st.callables.shares
     _do(g, "poke")  # the first row: the parameter is that very list
     c = g.clone()
     for x in (c, g):
