@@ -29,6 +29,7 @@ trained on one version reads actions of that version only.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -452,8 +453,8 @@ class ActionTable:
 
     def _numberer(self, k_b: int, sights: tuple[str | None, ...]) -> tuple[int, Any]:
         """How `actions` numbers a run of block `k_b`'s bindings of one listing: `(kind,
-        number)`, where `number(bindings, state, visible, listing) -> list of actions` (maybe a
-        list it keeps: read it, do not change it; `visible` says per zone index whether the
+        number)`, where `number(bindings, state, visible, listing) -> sequence of actions` (a
+        list or a tuple, maybe one it keeps: read it, do not change it; `visible` says per zone index whether the
         seat sees it) numbers any run, and `kind` says what the run's numbers follow from:
         `_RUNS`, the bindings alone (constants); `_PLACES`, its length alone when the run is a
         hidden zone's whole contents (a move's bindings over a zone follow the zone's order
@@ -471,16 +472,16 @@ class ActionTable:
         name = b.name
         if any(u.__class__ is Ordinal for u in b.universes):
             def number_ordinals(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
-                ordinals: dict[tuple, dict[str, int]] = {}
-                enc = listing.encode
-                return [self._number(Move(name, dict(zip(b.args, map(enc, bd)))), ordinals) for bd in run]
+                ordinals: dict[tuple, dict[Any, int]] = {}
+                loc, zones, ranked = st.loc, st.zones, self._ranked
+                return [ranked(b, index, bd, visible, loc, zones, listing, ordinals) for bd in run]
             return _CALL, number_ordinals
 
         memo: dict[tuple, int] = {}  # binding -> action, where that follows from the binding alone
 
-        def remembered(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> list[int]:
+        def remembered(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> Sequence[int]:
             try:  # (itemgetter looks many keys up in C: a third faster than map or a comprehension)
-                return list(itemgetter(*run)(memo)) if len(run) > 1 else [memo[run[0]]]
+                return itemgetter(*run)(memo) if len(run) > 1 else (memo[run[0]],)  # type: ignore[no-any-return]
             except KeyError:  # one first met: numbered, then remembered
                 if len(memo) > _MEMO_MAX:
                     memo.clear()
@@ -493,9 +494,9 @@ class ActionTable:
                 return got
 
         if all(u.__class__ is Values for u in b.universes):  # constants: the runs themselves recur
-            runs: dict[tuple, list[int]] = {}
+            runs: dict[tuple, Sequence[int]] = {}
 
-            def number_values(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+            def number_values(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
                 key = tuple(run)
                 got = runs.get(key)
                 if got is None:
@@ -508,7 +509,7 @@ class ActionTable:
             return _CALL, remembered
         comp_args = self._comp_args[k_b]
 
-        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
             if _all_seen(run, comp_args, st.loc, visible):
                 return remembered(run, st, visible)
             loc, zones, bound = st.loc, st.zones, self._bound  # components where the seat does not see them
@@ -520,21 +521,41 @@ class ActionTable:
         """The action number of one binding (a component by name where the seat sees its zone, else by place)."""
         action = b.offset
         for v, ix, r, (named, size) in zip(binding, index, b.radix, self._sizes[self._block_no[name]]):
-            cls = v.__class__
-            if cls is Comp:
-                zi = loc[v.id]
-                if zi is None or visible[zi]:
-                    k = ix.get(v.name)
+            action += _place(v, ix, named, size, visible, loc, zones, name) * r
+        return action
+
+    def _ranked(self, b: MoveBlock, index: list[dict[Any, int]], binding: tuple, visible: list[bool], loc: list,
+                zones: list, listing: Any, ordinals: dict[tuple, dict[Any, int]]) -> int:
+        """The action number of one binding of a block with ordinal arguments, the run's
+        bindings numbered in listing order with `ordinals` (the distinct values of each ordinal
+        argument met so far after the same earlier arguments) shared: as `_number` numbers the
+        move written out, without writing it (a value is told apart from the others as its
+        encoding is: ints, strings, components and entities by themselves, other values by
+        their JSON)."""
+        action = b.offset
+        prefix: tuple = ()
+        name = b.name
+        for arg, v, u, ix, r, (named, size) in zip(b.args, binding, b.universes, index, b.radix,
+                                                   self._sizes[self._block_no[name]]):
+            if u.__class__ is Ordinal:
+                cls = v.__class__
+                if cls is int or cls is str or cls is Comp or cls is Ent:
+                    key = v
                 else:
-                    k = named + zones[zi].index(v)
-                    if k >= size:
-                        k = None
-            elif cls is Ent:
-                k = ix.get(v.name)
+                    key = ("b", v) if cls is bool else ("j", json.dumps(listing.encode(v), sort_keys=True))
+                seen = ordinals.get(prefix)
+                if seen is None:
+                    seen = ordinals[prefix] = {}
+                k = seen.get(key)
+                if k is None:
+                    k = seen[key] = len(seen)
+                    if k >= u.cap:  # type: ignore[union-attr]
+                        raise ActionSpaceTooSmall(f"move '{name}' has more than {u.cap} legal choices of '{arg}' "  # type: ignore[union-attr]
+                                                  f"here; raise ordinal_cap")
+                prefix = prefix + (key,)
             else:
-                k = ix.get(("b", v) if cls is bool else v)
-            if k is None:
-                raise ActionSpaceTooSmall(f"move '{name}': a value {v!r} is not in its argument's universe ({size} values)")
+                k = _place(v, ix, named, size, visible, loc, zones, name)
+                prefix = prefix + (k,)
             action += k * r
         return action
 
@@ -590,7 +611,7 @@ class ActionTable:
         last = self._last
         if last is not None and last[0] is st and last[1] == st.version and last[2] == seat:
             try:  # (as `_index_of` does, with `actions`' answer found in this state version)
-                i = last[3].index(int(action))
+                i = last[3].index(action if action.__class__ is int else int(action))
             except ValueError:
                 i = self._index_of(game, seat, action)  # raises
         else:
@@ -636,6 +657,30 @@ class _Remembered(NamedTuple):
 
 
 _SHARED: dict[tuple, _Remembered] = {}
+
+
+def _place(v: Any, ix: dict[Any, int], named: int, size: int, visible: list[bool], loc: list, zones: list,
+           name: str) -> int:
+    """The index of value `v` in its argument's universe (`ix`: value or name -> index; `named`
+    components by name, then places up to `size`): a component by name where the seat sees its
+    zone (`visible`, per zone index), else by its place in the zone. Raises
+    ActionSpaceTooSmall for a value outside the universe (of move `name`)."""
+    cls = v.__class__
+    if cls is Comp:
+        zi = loc[v.id]
+        if zi is None or visible[zi]:
+            k = ix.get(v.name)
+        else:
+            k = named + zones[zi].index(v)
+            if k >= size:
+                k = None
+    elif cls is Ent:
+        k = ix.get(v.name)
+    else:
+        k = ix.get(("b", v) if cls is bool else v)
+    if k is None:
+        raise ActionSpaceTooSmall(f"move '{name}': a value {v!r} is not in its argument's universe ({size} values)")
+    return k
 
 
 def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: list[bool]) -> bool:
