@@ -543,15 +543,7 @@ class ActionTable:
                     key = v
                 else:
                     key = ("b", v) if cls is bool else ("j", json.dumps(listing.encode(v), sort_keys=True))
-                seen = ordinals.get(prefix)
-                if seen is None:
-                    seen = ordinals[prefix] = {}
-                k = seen.get(key)
-                if k is None:
-                    k = seen[key] = len(seen)
-                    if k >= u.cap:  # type: ignore[union-attr]
-                        raise ActionSpaceTooSmall(f"move '{name}' has more than {u.cap} legal choices of '{arg}' "  # type: ignore[union-attr]
-                                                  f"here; raise ordinal_cap")
+                k = _rank(ordinals, prefix, key, u.cap, name, arg)  # type: ignore[union-attr]
                 prefix = prefix + (key,)
             else:
                 k = _place(v, ix, named, size, visible, loc, zones, name)
@@ -569,13 +561,7 @@ class ActionTable:
             v = args[name]
             if u.__class__ is Ordinal:
                 key = json.dumps(v, sort_keys=True)
-                seen = ordinals.setdefault(prefix, {})
-                k = seen.get(key)
-                if k is None:
-                    k = seen[key] = len(seen)
-                if k >= u.cap:  # type: ignore[union-attr]
-                    raise ActionSpaceTooSmall(f"move '{m.name}' has more than {u.cap} legal choices of '{name}' "  # type: ignore[union-attr]
-                                              f"here; raise ordinal_cap")
+                k = _rank(ordinals, prefix, key, u.cap, m.name, name)  # type: ignore[union-attr]
                 prefix = prefix + (key,)
             else:
                 k = index[j].get(_key(v))
@@ -657,6 +643,21 @@ class _Remembered(NamedTuple):
 
 
 _SHARED: dict[tuple, _Remembered] = {}
+
+
+def _rank(ordinals: dict[tuple, dict[Any, int]], prefix: tuple, key: Any, cap: int, move: str, arg: str) -> int:
+    """The rank of an ordinal argument's value (`key`) among the distinct values met after the
+    same earlier arguments (`prefix`), numbered in the order met (kept in `ordinals`). Raises
+    ActionSpaceTooSmall past `cap` values."""
+    seen = ordinals.get(prefix)
+    if seen is None:
+        seen = ordinals[prefix] = {}
+    k = seen.get(key)
+    if k is None:
+        k = seen[key] = len(seen)
+        if k >= cap:
+            raise ActionSpaceTooSmall(f"move '{move}' has more than {cap} legal choices of '{arg}' here; raise ordinal_cap")
+    return k
 
 
 def _place(v: Any, ix: dict[Any, int], named: int, size: int, visible: list[bool], loc: list, zones: list,
