@@ -864,7 +864,7 @@ class Game:
         is the move's name, `code.picks` whether it has a pick argument); `encode(value)`, an
         argument value as a client writes it (a component the seat cannot see as its slot
         reference). It describes this state version only: `listed` returns the same object
-        until the state changes (a move, a `clone` does not), then a new one."""
+        until the state changes (a move), then a new one; a clone lists its own."""
         st = self.st
         if st.terminal:
             return None
