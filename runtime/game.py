@@ -796,32 +796,106 @@ class Game:
         if (where.__class__ is tuple and where[1] is listing and listing.version == st.version and listing.st is st
                 and seat == st.actor and not st.terminal and st.sim is None and not where[0].picks):
             # the common case, a move listed in this state: legal as bound
-            mc, binding = where[0], given.binding
-            listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
-        else:
-            if move.__class__ is not Move and not isinstance(move, Move):
-                move = Move.from_dict(move)
+            start = self._play(listing, where[0], given.binding, seat)
+            return st.events[start:]  # (read after the move: a log shared with a clone is copied when first written)
+        if move.__class__ is not Move and not isinstance(move, Move):
+            move = Move.from_dict(move)
+        if st.terminal:
+            raise IllegalMove("the game is over")
+        if st.sim is not None:
+            return self._choose(seat, move, trusted)
+        if seat != st.actor:
+            raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
+        mc, binding = self._checked(move, seat, trusted)
+        if listing is not None and (listing.version != st.version or listing.st is not st):
+            listing = None  # an older listing: nothing to freeze
+        start = self._play(listing, mc, binding, seat)
+        return st.events[start:]
+
+    def apply_listed(self, seat: int, index: int) -> None:
+        """Apply the `index`-th legal move of `seat` now, `legal_moves(seat)[index]` (the order
+        of `listed(seat)`), as `apply` does but without making the move nor returning its
+        events (read them from `events`). `index` is an int, 0 <= index < the number of legal
+        moves.
+
+        Raises NotYourTurn when `seat` is not to act, IllegalMove when the game is over or
+        there is no such legal move now (the state unchanged then), else what `apply` raises
+        (RuleError, BudgetExceeded: the state unchanged). At a simultaneous step, or for a
+        move with a pick argument (checked as it is sent), it is `apply(seat,
+        legal_moves(seat)[index])`."""
+        st = self.st
+        listing: Any = self._listing
+        if (listing is None or listing.version != st.version or listing.st is not st or seat != st.actor
+                or st.terminal or st.sim is not None):
             if st.terminal:
                 raise IllegalMove("the game is over")
             if st.sim is not None:
-                return self._choose(seat, move, trusted)
+                moves = self.legal_moves(seat)  # empty for a seat the round does not name
+                if 0 <= index < len(moves):
+                    self.apply(seat, moves[index])
+                    return
+                if seat not in st.sim.seats:
+                    raise NotYourTurn(f"seat {seat} does not choose at step '{st.step}'")
+                raise _no_listed(seat, index, len(moves))
             if seat != st.actor:
                 raise NotYourTurn(f"it is seat {st.actor}'s decision, not seat {seat}'s")
-            mc, binding = self._checked(move, seat, trusted)
-            if listing is not None and listing.version == st.version and listing.st is st:
-                listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
+            listing = self._legal(seat)
+        bindings = listing.bindings
+        if not 0 <= index < len(bindings):
+            raise _no_listed(seat, index, len(bindings))
+        for end, mc in listing.spans:
+            if index < end:
+                break
+        if mc.picks:  # an offer: the pick is checked as it is sent
+            self.apply(seat, self.legal_moves(seat)[index])
+            return
+        self._play(listing, mc, bindings[index], seat)
+
+    def listed(self, seat: int) -> _Listing | None:
+        """`seat`'s legal moves now as the engine lists them, without making `Move`s (found
+        once per state version, as `legal_moves` finds them); None when it is not that seat's
+        decision (the game over, another seat to act, a seat the open round does not name).
+
+        A read-only object (do not change it or its lists): `bindings`, the list of each legal
+        move's binding (a tuple of its argument values in declaration order: ints, strs,
+        bools, `Comp`, `Ent`, `Pick`, ...), in the order of `legal_moves(seat)`; `spans`, a
+        list of `(end, code)` per move declaration with legal moves, in listing order (the
+        bindings before index `end` not claimed by an earlier span are that move's; `code.name`
+        is the move's name, `code.picks` whether it has a pick argument); `encode(value)`, an
+        argument value as a client writes it (a component the seat cannot see as its slot
+        reference). It describes this state version only: `listed` returns the same object
+        until the state changes (a move), then a new one; a clone lists its own."""
+        st = self.st
+        if st.terminal:
+            return None
+        if st.sim is not None:
+            return self._round_listing(seat)[0] if seat in st.sim.seats else None
+        if seat != st.actor:
+            return None
+        listing = self._listing
+        if listing is None or listing.version != st.version or listing.st is not st:
+            listing = self._legal(seat)
+        return listing
+
+    def _play(self, listing: _Listing | None, mc: MoveCode, binding: tuple, seat: int) -> int:
+        """Run `seat`'s legal move (`mc` bound as `binding`) and the automata after it, the
+        listing of this state (if any) frozen first, and return the number of events before
+        it; a failure puts the state back and raises (RuleError, BudgetExceeded)."""
+        st = self.st
+        if listing is not None:
+            listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
         self._listing = None
         st.steps_left = st.budget
         start = len(st.events)
         try:
-            self._execute(mc, binding, seat)  # type: ignore[arg-type]
+            self._execute(mc, binding, seat)
             if self._plan.automata:
                 self._run_automata()
         except (BudgetExceeded, RecursionError, RuleError) as exc:
             failure = exc if isinstance(exc, RuleError) else self._budget_error(exc)
             self._rewind(start)
             raise failure from None
-        return st.events[start:]
+        return start
 
     def _checked(self, move: Move, seat: int, trusted: bool) -> tuple[MoveCode, tuple]:
         """The move code and binding of `move`, a move not listed in this state: bound again
@@ -1665,6 +1739,11 @@ def _instances(mc: MoveCode, st: State, first_only: bool = False) -> list[tuple]
 
 
 _DECISIONS: dict[tuple[str, int], Decision] = {}  # (step, seat) -> the decision of that seat to act
+
+
+def _no_listed(seat: int, index: int, count: int) -> IllegalMove:
+    """`Game.apply_listed`'s refusal of an index past the legal moves."""
+    return IllegalMove(f"seat {seat} has no legal move {index} now ({count} legal moves)")
 
 
 def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _Listing:

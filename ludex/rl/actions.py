@@ -29,6 +29,7 @@ trained on one version reads actions of that version only.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -37,8 +38,6 @@ import numpy as np
 
 from dsl import ast as A
 from runtime import Game, IllegalMove, Move
-from runtime.budget import BudgetExceeded
-from runtime.errors import RuleError
 from runtime.values import Comp, Ent
 
 DEFAULT_ORDINAL_CAP = 32
@@ -162,11 +161,10 @@ class ActionTable:
         self._sizes = [[(len(u.names) if isinstance(u, Components) else 0, u.size) for u in b.universes] for b in blocks]
         # per block: the positions of its component arguments
         self._comp_args = [tuple(j for j, u in enumerate(b.universes) if u.__class__ is Components) for b in blocks]
-        # `actions`' last answer: (listing, seat, actions, [actions, mask or None]), where
-        # the listing is the engine's listing object (kept alive here, so `is` cannot mistake a
-        # new one for it) or, at a simultaneous step, (state, version)
-        self._last: tuple[Any, int, list[int], list] | None = None
-        self._last_moves: list[Move] = []  # at a simultaneous step: the moves `_last` numbered
+        # `actions`' last answer: (state, version, seat, actions, [actions, mask or None]), the
+        # state kept alive here (so `is` cannot mistake a new one for it): a state version has
+        # one listing per seat (`Game.listed`)
+        self._last: tuple[Any, int, int, list[int], list] | None = None
         self._texts: dict[int, tuple[list, list]] = {}  # per seat: its last listing written out (`actions`), its answer
         self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // min(max(self.n, 1), _TEMPLATE_MAX)))
         self._templates = self.n <= _TEMPLATE_MAX  # whether `mask` keeps whole masks (else the positions of their 1s)
@@ -342,22 +340,18 @@ class ActionTable:
         state version and kept: the list is the table's, read it but do not change it.
         Raises ActionSpaceTooSmall when a legal move has no action.
 
-        The numbers come from the engine's listing of the legal moves (`Game._listing`: their
+        The numbers come from the engine's listing of the legal moves (`Game.listed`: their
         bindings, found once per state version), read without making the moves: each move's
         run of bindings is numbered by that move's function (`_numberer`)."""
         st = game.st
-        listing = game._listing
         last = self._last
-        if last is not None and last[0] is listing and last[1] == seat and listing.st is st and listing.version == st.version:  # type: ignore[union-attr]
-            return last[2]  # numbered in this state version
-        if listing is None or listing.st is not st or listing.version != st.version or st.sim is not None:
-            if st.sim is not None:
-                return self._round_actions(game, seat)
-            if st.terminal or seat != st.actor:
-                return []
-            listing = game.legal_moves(seat)._listing  # type: ignore[attr-defined]  # (`Game._legal`'s, kept by the game)
-        elif seat != st.actor:
-            return []
+        if last is not None and last[0] is st and last[1] == st.version and last[2] == seat:
+            return last[3]  # numbered in this state version
+        listing = game.listed(seat)
+        if listing is None:
+            acts: list[int] = []
+            self._last = (st, st.version, seat, acts, [acts, None])
+            return acts
         bindings = listing.bindings
         visible = self._seen_by.get(seat)
         if visible is None or len(visible) != len(st.zones):
@@ -388,15 +382,15 @@ class ActionTable:
             if got is not None and got[0] == text:  # the seat's last text again (compared in C, not hashed)
                 entry = got[1]
                 acts = entry[0]
-                self._last = (listing, seat, acts, entry)
-                return acts  # type: ignore[no-any-return]
+                self._last = (st, st.version, seat, acts, entry)
+                return acts
             key = tuple(text)
             entry = self._answers.get(key)
             if entry is not None:
                 self._texts[seat] = (text, entry)
                 acts = entry[0]
-                self._last = (listing, seat, acts, entry)
-                return acts  # type: ignore[no-any-return]
+                self._last = (st, st.version, seat, acts, entry)
+                return acts
         acts = []
         start = 0
         for end, mc in listing.spans:
@@ -409,28 +403,7 @@ class ActionTable:
                 answers.clear()
             answers[key] = entry
             self._texts[seat] = (text, entry)
-        self._last = (listing, seat, acts, entry)
-        return acts
-
-    def _round_actions(self, game: Game, seat: int) -> list[int]:
-        """`actions` at a simultaneous step: the numbers of `seat`'s moves in the open round."""
-        st = game.st
-        key = (st, st.version)
-        last = self._last
-        if last is not None and last[0] == key and last[1] == seat:
-            return last[2]
-        moves = game.legal_moves(seat)
-        listing = getattr(moves, "_listing", None)
-        if listing is None:
-            acts = self._legal_slow(moves)
-        else:
-            visible = self._visible(st, seat)
-            acts, start = [], 0
-            for end, mc in listing.spans:
-                acts += self._numberers[mc.name][1](listing.bindings[start:end], st, visible, listing)
-                start = end
-        self._last = (key, seat, acts, [acts, None])
-        self._last_moves = moves
+        self._last = (st, st.version, seat, acts, entry)
         return acts
 
     def forget(self) -> None:
@@ -450,7 +423,7 @@ class ActionTable:
         if st.terminal or st.actor != seat:
             return _zeros(self.n, _INT8)
         self.actions(game, seat)
-        entry = self._last[3]  # type: ignore[index]  # [actions, mask]: `actions`' answer
+        entry = self._last[4]  # type: ignore[index]  # [actions, mask]: `actions`' answer
         kept = entry[1]
         if kept is None:
             acts = entry[0]
@@ -480,8 +453,8 @@ class ActionTable:
 
     def _numberer(self, k_b: int, sights: tuple[str | None, ...]) -> tuple[int, Any]:
         """How `actions` numbers a run of block `k_b`'s bindings of one listing: `(kind,
-        number)`, where `number(bindings, state, visible, listing) -> list of actions` (maybe a
-        list it keeps: read it, do not change it; `visible` says per zone index whether the
+        number)`, where `number(bindings, state, visible, listing) -> sequence of actions` (a
+        list or a tuple, maybe one it keeps: read it, do not change it; `visible` says per zone index whether the
         seat sees it) numbers any run, and `kind` says what the run's numbers follow from:
         `_RUNS`, the bindings alone (constants); `_PLACES`, its length alone when the run is a
         hidden zone's whole contents (a move's bindings over a zone follow the zone's order
@@ -499,16 +472,16 @@ class ActionTable:
         name = b.name
         if any(u.__class__ is Ordinal for u in b.universes):
             def number_ordinals(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
-                ordinals: dict[tuple, dict[str, int]] = {}
-                enc = listing.encode
-                return [self._number(Move(name, dict(zip(b.args, map(enc, bd)))), ordinals) for bd in run]
+                ordinals: dict[tuple, dict[Any, int]] = {}
+                loc, zones, ranked = st.loc, st.zones, self._ranked
+                return [ranked(b, index, bd, visible, loc, zones, listing, ordinals) for bd in run]
             return _CALL, number_ordinals
 
         memo: dict[tuple, int] = {}  # binding -> action, where that follows from the binding alone
 
-        def remembered(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> list[int]:
+        def remembered(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> Sequence[int]:
             try:  # (itemgetter looks many keys up in C: a third faster than map or a comprehension)
-                return list(itemgetter(*run)(memo)) if len(run) > 1 else [memo[run[0]]]
+                return itemgetter(*run)(memo) if len(run) > 1 else (memo[run[0]],)  # type: ignore[no-any-return]
             except KeyError:  # one first met: numbered, then remembered
                 if len(memo) > _MEMO_MAX:
                     memo.clear()
@@ -521,9 +494,9 @@ class ActionTable:
                 return got
 
         if all(u.__class__ is Values for u in b.universes):  # constants: the runs themselves recur
-            runs: dict[tuple, list[int]] = {}
+            runs: dict[tuple, Sequence[int]] = {}
 
-            def number_values(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+            def number_values(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
                 key = tuple(run)
                 got = runs.get(key)
                 if got is None:
@@ -536,7 +509,7 @@ class ActionTable:
             return _CALL, remembered
         comp_args = self._comp_args[k_b]
 
-        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
             if _all_seen(run, comp_args, st.loc, visible):
                 return remembered(run, st, visible)
             loc, zones, bound = st.loc, st.zones, self._bound  # components where the seat does not see them
@@ -548,21 +521,33 @@ class ActionTable:
         """The action number of one binding (a component by name where the seat sees its zone, else by place)."""
         action = b.offset
         for v, ix, r, (named, size) in zip(binding, index, b.radix, self._sizes[self._block_no[name]]):
-            cls = v.__class__
-            if cls is Comp:
-                zi = loc[v.id]
-                if zi is None or visible[zi]:
-                    k = ix.get(v.name)
+            action += _place(v, ix, named, size, visible, loc, zones, name) * r
+        return action
+
+    def _ranked(self, b: MoveBlock, index: list[dict[Any, int]], binding: tuple, visible: list[bool], loc: list,
+                zones: list, listing: Any, ordinals: dict[tuple, dict[Any, int]]) -> int:
+        """The action number of one binding of a block with ordinal arguments, the run's
+        bindings numbered in listing order with `ordinals` (the distinct values of each ordinal
+        argument met so far after the same earlier arguments) shared: as `_number` numbers the
+        move written out, without writing it (a value is told apart from the others as its
+        encoding is: ints, strings, components and entities by themselves, other values by
+        their JSON)."""
+        action = b.offset
+        prefix: tuple = ()
+        name = b.name
+        for arg, v, u, ix, r, (named, size) in zip(b.args, binding, b.universes, index, b.radix,
+                                                   self._sizes[self._block_no[name]]):
+            if u.__class__ is Ordinal:
+                cls = v.__class__
+                if cls is int or cls is str or cls is Comp or cls is Ent:
+                    key = v
                 else:
-                    k = named + zones[zi].index(v)
-                    if k >= size:
-                        k = None
-            elif cls is Ent:
-                k = ix.get(v.name)
+                    key = ("b", v) if cls is bool else ("j", json.dumps(listing.encode(v), sort_keys=True))
+                k = _rank(ordinals, prefix, key, u.cap, name, arg)  # type: ignore[union-attr]
+                prefix = prefix + (key,)
             else:
-                k = ix.get(("b", v) if cls is bool else v)
-            if k is None:
-                raise ActionSpaceTooSmall(f"move '{name}': a value {v!r} is not in its argument's universe ({size} values)")
+                k = _place(v, ix, named, size, visible, loc, zones, name)
+                prefix = prefix + (k,)
             action += k * r
         return action
 
@@ -576,13 +561,7 @@ class ActionTable:
             v = args[name]
             if u.__class__ is Ordinal:
                 key = json.dumps(v, sort_keys=True)
-                seen = ordinals.setdefault(prefix, {})
-                k = seen.get(key)
-                if k is None:
-                    k = seen[key] = len(seen)
-                if k >= u.cap:  # type: ignore[union-attr]
-                    raise ActionSpaceTooSmall(f"move '{m.name}' has more than {u.cap} legal choices of '{name}' "  # type: ignore[union-attr]
-                                              f"here; raise ordinal_cap")
+                k = _rank(ordinals, prefix, key, u.cap, m.name, name)  # type: ignore[union-attr]
                 prefix = prefix + (key,)
             else:
                 k = index[j].get(_key(v))
@@ -606,47 +585,24 @@ class ActionTable:
     def to_move(self, game: Game, seat: int, action: int) -> Move:
         """The legal move `action` stands for now. Raises IllegalMove when it is not legal
         (or not `seat`'s decision), naming the move it decodes to."""
-        return self._move_at(self._index_of(game, seat, action))
+        return game.legal_moves(seat)[self._index_of(game, seat, action)]
 
     def apply(self, game: Game, seat: int, action: int) -> None:
         """Apply the legal move `action` stands for now, as `game.apply(seat, self.to_move(game,
-        seat, action))` does, without making the move (nor returning its events). Raises
-        IllegalMove when it is not legal (or not `seat`'s decision), naming the move it decodes
-        to; else what `Game.apply` raises (RuleError, BudgetExceeded: the game unchanged)."""
+        seat, action))` does, without making the move (nor returning its events:
+        `Game.apply_listed`). Raises IllegalMove when it is not legal (or not `seat`'s
+        decision), naming the move it decodes to; else what `Game.apply` raises (RuleError,
+        BudgetExceeded: the game unchanged)."""
         st = game.st
-        listing: Any = game._listing
         last = self._last
-        if last is not None and last[0] is listing and last[1] == seat and listing.st is st and listing.version == st.version:
+        if last is not None and last[0] is st and last[1] == st.version and last[2] == seat:
             try:  # (as `_index_of` does, with `actions`' answer found in this state version)
-                i = last[2].index(int(action))
+                i = last[3].index(action if action.__class__ is int else int(action))
             except ValueError:
                 i = self._index_of(game, seat, action)  # raises
         else:
             i = self._index_of(game, seat, action)
-            listing = self._last[0]  # type: ignore[index]  # (`_index_of` has just set it)
-        if listing.__class__ is tuple:  # a simultaneous step (else `actions` took the game's listing)
-            game.apply(seat, self._move_at(i))
-            return
-        for end, mc in listing.spans:
-            if i < end:
-                break
-        if mc.picks:  # an offer: the pick is checked as it is sent
-            game.apply(seat, self._move_at(i))
-            return
-        # `Game.apply`'s own path for a move listed in this state version (runtime/game.py), the
-        # move's binding taken from the listing instead of from a `Move` made for it
-        listing.zones = st.zones[:]  # frozen (see runtime.game._Listing): the state is about to change
-        game._listing = None
-        st.steps_left = st.budget
-        start = len(st.events)
-        try:
-            game._execute(mc, listing.bindings[i], seat)
-            if game._plan.automata:
-                game._run_automata()
-        except (BudgetExceeded, RecursionError, RuleError) as exc:
-            failure = exc if isinstance(exc, RuleError) else game._budget_error(exc)
-            game._rewind(start)
-            raise failure from None
+        game.apply_listed(seat, i)
 
     def _index_of(self, game: Game, seat: int, action: int) -> int:
         """The index of `action` among `seat`'s legal actions now (`actions`, which sets
@@ -657,21 +613,6 @@ class ActionTable:
             action = int(action)
             what = self.describe(action) if 0 <= action < self.n else f"action {action}"
             raise IllegalMove(f"{what} is not legal for seat {seat} now") from None
-
-    def _move_at(self, i: int) -> Move:
-        """The `i`-th legal move of `actions`' last answer."""
-        listing = self._last[0]  # type: ignore[index]
-        if listing.__class__ is tuple:  # a simultaneous step: the moves it numbered
-            return self._last_moves[i]
-        # the listed move, as `game.legal_moves(seat)[i]` makes it (`runtime.game._MoveList`),
-        # without making the list: `Game.apply` takes it as listed, without binding it again
-        for end, mc in listing.spans:
-            if i < end:
-                break
-        m = _new_move(Move)
-        m._lm = (mc, listing)
-        m.binding = listing.bindings[i]
-        return m
 
     def to_action(self, game: Game, seat: int, move: Move | dict) -> int:
         """The action number of `move` (a legal move of `seat` now, as listed or as a client
@@ -704,6 +645,45 @@ class _Remembered(NamedTuple):
 _SHARED: dict[tuple, _Remembered] = {}
 
 
+def _rank(ordinals: dict[tuple, dict[Any, int]], prefix: tuple, key: Any, cap: int, move: str, arg: str) -> int:
+    """The rank of an ordinal argument's value (`key`) among the distinct values met after the
+    same earlier arguments (`prefix`), numbered in the order met (kept in `ordinals`). Raises
+    ActionSpaceTooSmall past `cap` values."""
+    seen = ordinals.get(prefix)
+    if seen is None:
+        seen = ordinals[prefix] = {}
+    k = seen.get(key)
+    if k is None:
+        k = seen[key] = len(seen)
+        if k >= cap:
+            raise ActionSpaceTooSmall(f"move '{move}' has more than {cap} legal choices of '{arg}' here; raise ordinal_cap")
+    return k
+
+
+def _place(v: Any, ix: dict[Any, int], named: int, size: int, visible: list[bool], loc: list, zones: list,
+           name: str) -> int:
+    """The index of value `v` in its argument's universe (`ix`: value or name -> index; `named`
+    components by name, then places up to `size`): a component by name where the seat sees its
+    zone (`visible`, per zone index), else by its place in the zone. Raises
+    ActionSpaceTooSmall for a value outside the universe (of move `name`)."""
+    cls = v.__class__
+    if cls is Comp:
+        zi = loc[v.id]
+        if zi is None or visible[zi]:
+            k = ix.get(v.name)
+        else:
+            k = named + zones[zi].index(v)
+            if k >= size:
+                k = None
+    elif cls is Ent:
+        k = ix.get(v.name)
+    else:
+        k = ix.get(("b", v) if cls is bool else v)
+    if k is None:
+        raise ActionSpaceTooSmall(f"move '{name}': a value {v!r} is not in its argument's universe ({size} values)")
+    return k
+
+
 def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: list[bool]) -> bool:
     """Whether every component argument of these bindings is a component lying nowhere or where
     the seat sees it (then each binding's action number depends on the binding alone). Each
@@ -720,7 +700,6 @@ def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: 
 
 
 _zeros, _INT8 = np.zeros, np.dtype(np.int8)
-_new_move = object.__new__
 _RUNS, _PLACES, _CALL = 0, 1, 2  # `ActionTable._numberer`'s kinds
 _MEMO_MAX = 100_000  # a numbering function's remembered bindings or runs, at most
 _MASK_BYTES = 32 << 20  # `ActionTable.mask`'s kept masks, at most

@@ -4,6 +4,7 @@ moves a client writes, a bijection with the legal moves, and clear about what it
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,27 @@ def test_applying_an_action_plays_the_move_it_stands_for(case):
             theirs.apply(seat, theirs.legal_moves(seat)[i])
             assert mine.events == theirs.events
             assert mine.state_hash() == theirs.state_hash()
+
+
+RPS = str(Path(__file__).parents[2] / "docs" / "examples" / "rock_paper_scissors.ludex")
+
+
+def test_at_a_simultaneous_step_each_seat_of_the_round_has_its_actions():
+    """Every seat of an open round has its own legal actions; applying one seals that seat's
+    choice, as `Game.apply` of the listed move does."""
+    spec = Spec(RPS, 2)
+    t = spec.table
+    rng = random.Random(2)
+    mine, theirs = spec.new_game(seed=1), spec.new_game(seed=1)
+    while not mine.terminal:
+        seats = mine.decision().seats
+        assert mine.st.sim is not None
+        for s in seats:
+            assert [t.to_move(mine, s, a) for a in t.actions(mine, s)] == mine.legal_moves(s)
+        seat = seats[rng.randrange(len(seats))]
+        acts = t.actions(mine, seat)
+        i = rng.randrange(len(acts))
+        t.apply(mine, seat, acts[i])
+        theirs.apply(seat, theirs.legal_moves(seat)[i])
+        assert mine.events == theirs.events
+    assert len(mine.events) > 6
