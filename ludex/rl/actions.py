@@ -184,6 +184,8 @@ class ActionTable:
                 {},  # the mask of each action list met (`mask`), up to `_MASK_BYTES` bytes of masks
                 {})  # per seat: whether it sees each zone (`_visible`)
             if rs.content_hash:
+                if len(_SHARED) >= _SHARED_MAX:  # a long-lived process trying many option sets
+                    _SHARED.pop(next(iter(_SHARED)))  # the oldest numbering's memory goes
                 _SHARED[shared_key] = shared
         self._numberers, self._answers, self._masks, self._seen_by = shared
 
@@ -642,7 +644,11 @@ class _Remembered(NamedTuple):
     seen_by: dict[int, list[bool]]
 
 
+# What each numbering (ruleset, seats, options, ordinal cap) remembers, for the tables of it;
+# the newest `_SHARED_MAX` numberings (each holds masks up to `_MASK_BYTES` and the first table's
+# functions, hence that table and the last state it numbered)
 _SHARED: dict[tuple, _Remembered] = {}
+_SHARED_MAX = 8
 
 
 def _rank(ordinals: dict[tuple, dict[Any, int]], prefix: tuple, key: Any, cap: int, move: str, arg: str) -> int:

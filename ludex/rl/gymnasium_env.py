@@ -68,8 +68,9 @@ class LudexGym(gymnasium.Env):
         assert g is not None, "reset() the environment first"
         try:
             self.rules.table.apply(g, self.seat, action)
-        except IllegalMove as exc:  # (the action's: a listed move is legal as listed)
-            if self.illegal == "raise":
+        except IllegalMove as exc:
+            # a legal action the rules refused as it ran (a pick offer's check) is no agent's mistake
+            if self.illegal == "raise" or int(action) in self.rules.table.actions(g, self.seat):
                 raise
             obs = self._obs()
             return obs, -1.0, True, False, {"action_mask": obs["action_mask"], "illegal": str(exc)}
