@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from dsl import load_ruleset
 from runtime import Game, Move, NotYourTurn
+from runtime.events import Event
 
 
 @pytest.mark.parametrize("name", ["hanabi", "balloon_cup", "battle_line"])
@@ -49,3 +51,14 @@ def test_a_move_of_an_older_listing_is_checked_again() -> None:
         changed += old_card.name not in str(stale.events[-1].args)
     assert changed  # the older binding would have played other cards
     assert g.state_hash() == before
+
+
+def test_a_move_event_built_in_place_has_every_field_of_an_event() -> None:
+    # `Game._execute` stores a move event's fields one by one (runtime.events.Unfrozen): a field
+    # added to Event and not stored there would be unset, and reading it would raise
+    g = Game.new(load_ruleset("hanabi"), 2, {}, seed=5)
+    seat = g.decision().seats[0]
+    g.apply(seat, g.legal_moves(seat)[0])
+    event = next(e for e in g.events if e.kind == "move")
+    assert set(attrs.asdict(event)) == {a.name for a in attrs.fields(type(event))}
+    assert event == Event(**attrs.asdict(event, recurse=False))
