@@ -16,8 +16,10 @@ node when none is left is an error instead of a fall-back to the seeded RNG, and
 from __future__ import annotations
 
 import random
+from _random import Random as _CRandom
 from collections import deque
 from collections.abc import Iterable, Mapping
+from hashlib import sha512 as _sha512
 from typing import Any
 
 import attrs
@@ -60,7 +62,20 @@ def _same_as_random() -> bool:
         _shuffle_inline(rb, b)
         if a != b or ra.getstate() != rb.getstate():
             return False
+        if n and [ra.randrange(n) for _ in range(9)] != [below_inline(rb, n) for _ in range(9)]:
+            return False
     return True
+
+
+def below_inline(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for an int `n > 0`, the same calls on the RNG (`_randbelow_with_getrandbits`);
+    runtime.state inlines it where `INLINE` says it is this Python's algorithm."""
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def _shuffle_random(rng: random.Random, x: list) -> None:
@@ -70,7 +85,56 @@ def _shuffle_random(rng: random.Random, x: list) -> None:
 # `shuffle_list(rng, x)`: shuffle `x` in place exactly as `rng.shuffle(x)` does (the same
 # order, the same RNG state after; referees check a game's shuffles against its seed with the
 # standard library's), inlined where this Python's algorithm is the one `_shuffle_inline` copies
-shuffle_list = _shuffle_inline if _same_as_random() else _shuffle_random
+INLINE = _same_as_random()
+shuffle_list = _shuffle_inline if INLINE else _shuffle_random
+
+
+_Random = random.Random
+_seed_words = _CRandom.seed  # the C seeding under `random.Random.seed`: an int's words, nothing else
+
+
+def _seeded_inline(seed: str | int) -> random.Random:
+    """`random.Random(seed)` for a str or int seed, the same state, without the Python layers
+    of `Random.__init__` and `Random.seed`: a str is hashed as `seed(a, version=2)` hashes it
+    (its UTF-8 bytes followed by their SHA-512, read as one big-endian int), an int seeds the
+    generator itself. `Random.__new__` alone does not seed (set by `_seeded` below only when
+    this Python gives the same states as the standard library)."""
+    rng = _Random.__new__(_Random)
+    if seed.__class__ is str:
+        b = seed.encode()  # type: ignore[union-attr]
+        _seed_words(rng, int.from_bytes(b + _sha512(b).digest(), "big"))
+    else:
+        _seed_words(rng, seed)
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
+
+
+def _seeded_random(seed: str | int) -> random.Random:
+    return _Random(seed)
+
+
+def _same_seeding() -> bool:
+    """Whether `_seeded_inline` gives this Python's `random.Random(seed)` (checked once, at import)."""
+    try:
+        for x in ("", "0", "check:1", "é∆", 0, 1, -5, 2**70):
+            if _seeded_inline(x).getstate() != _Random(x).getstate():
+                return False
+        return _seeded_inline("x").random() == _Random("x").random()
+    except Exception:  # noqa: BLE001 - another Python's internals: use the standard path
+        return False
+
+
+# `_seeded(seed)`: a `random.Random(seed)` for a str or int seed, by the shorter path when it
+# gives the same state here
+_seeded = _seeded_inline if _same_seeding() else _seeded_random
+
+
+def _copied(rng: random.Random) -> random.Random:
+    """A new generator in `rng`'s state. `Random.__new__` does not seed (where `_same_seeding`
+    holds): `random.Random()` would seed from the OS twice, only to be overwritten."""
+    new = _Random.__new__(_Random) if _seeded is _seeded_inline else _Random()
+    new.setstate(rng.getstate())
+    return new
 
 
 class ImpossibleOutcome(Exception):
@@ -158,7 +222,7 @@ class ChanceSource:
 
     def __init__(self, seed: str | int | None, given: Iterable[Any] | None = None, verify: bool = False,
                  strict: bool = False):
-        self._rng = random.Random(seed if seed is not None else 0)
+        self._rng = _seeded(seed) if seed.__class__ is str or seed.__class__ is int else _Random(seed if seed is not None else 0)
         # how many states hold this source besides one: clones share it until they draw
         # (copying the RNG's 2.5 KB state costs more than the rest of a clone), see `share`
         self.shares = 0
@@ -175,8 +239,7 @@ class ChanceSource:
         new = _new(ChanceSource)
         d = new.__dict__ = self.__dict__.copy()  # the flags, `used`, `seed`
         d["shares"] = 0
-        d["_rng"] = rng = random.Random()
-        rng.setstate(self._rng.getstate())
+        d["_rng"] = _copied(self._rng)
         d["given"] = deque(self.given)
         return new
 
