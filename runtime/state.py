@@ -174,8 +174,8 @@ class State:
             plan = self.clone_plan = _plan(self)
         copy_g, columns = plan
         chance = self.chance
-        if chance is not None:
-            chance.share()  # copied by whichever of the two draws first (`ChanceSource.own`)
+        if chance is not None:  # `chance.share()`, inline: copied by whichever of the two draws first (`ChanceSource.own`)
+            chance.shares += 1
         d["zones"] = self.zones.copy()  # zone lists are never changed in place: see move_items
         if self.events:  # events are immutable: the list is copied by the first to append (`own_events`)
             self.events_shared = d["events_shared"] = True
@@ -406,7 +406,7 @@ class State:
         if chance.free:  # the components shuffled as `ChanceSource.shuffle` shuffles their names
             self.zones[z.idx] = items = items[:]
             shuffle_list(chance.rng, items)
-            order = [c.name for c in items]
+            order = list(map(_NAME, items))
         else:
             order = chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
             by_name = {c.name: c for c in items}
@@ -561,7 +561,8 @@ class State:
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
         """Append the chance event of `node` ("shuffle" or "draw") into `z` with `outcome`
-        (component names) for the statement at `span`."""
+        (component names, a list of the caller's own: the event keeps it) for the statement at
+        `span`."""
         seen = None if z.visibility == "public" else z.seen if z.seen is not None else self.seen(z)
         events = self.own_events() if self.events_shared else self.events
         src = _SRCS.get(id(span))  # `_src(span)`, inline
@@ -569,8 +570,6 @@ class State:
         if len(outcome) == 1:  # `_outcome(outcome)`, inline for a draw's one name
             got = _ONE.get(outcome[0])
             outcome = got if got is not None else _outcome(outcome)
-        else:
-            outcome = list(outcome)
         events.append(new_event(len(events), "chance", self.rule, src, None, None, NO_ARGS, NO_ARGS,
                                 NO_ARGS, node, z.key, outcome, seen))
 
