@@ -83,8 +83,9 @@ class State:
         # (runtime.codegen's `arg_memoised`), shared by the games of a template and their clones
         self.pure_memo: dict[tuple, Any] = {}
         # {(zone index, attribute[, 0]): (the zone's list, its components sorted by name, their values
-        # of the attribute)}: `_draw_keyed`, shared like `pure_memo` (valid while the list is the same object)
-        self.draw_memo: dict[tuple, tuple[list, list, list]] = {}
+        # of the attribute, `_firsts` of those)}: `_draw_keyed`, shared like `pure_memo` (valid while
+        # the list is the same object)
+        self.draw_memo: dict[tuple, tuple[list, list, list, dict]] = {}
         # the zones' lists as the tables left them, before setup (`Game._tables`; empty for a
         # state built otherwise), shared by the games: `_draw_keyed` keeps their entries
         self.base_zones: tuple[list[Comp], ...] = ()
@@ -494,8 +495,9 @@ class State:
         it (the calls a test of every component makes when it skips the values already
         tested), and the candidates are the components whose value it accepts, in name order,
         chosen without a loop over the zone. The zone's name-sorted contents and their values
-        of `key` are kept in `draw_memo` while the zone's list stays the same object, and
-        carried to the list the draw leaves: a bag drawn from again and again is sorted once."""
+        of `key` are kept in `draw_memo` while the zone's list stays the same object, with the
+        first of them having each value (`_firsts`), and carried to the list the draw leaves: a
+        bag drawn from again and again is sorted once."""
         items = self.zones[src.idx]
         memo = self.draw_memo
         s = memo.get((src.idx, key))
@@ -505,15 +507,16 @@ class State:
             s = memo.get((src.idx, key, 0))
             if s is None or s[0] is not items:
                 ordered = sorted(items, key=_NAME)
-                s = (items, ordered, [c.d[key] for c in ordered])
+                keys = [c.d[key] for c in ordered]
+                s = (items, ordered, keys, _firsts(ordered, keys))
                 base = self.base_zones
                 if src.idx < len(base) and base[src.idx] is items:
                     memo[(src.idx, key, 0)] = s
             memo[(src.idx, key)] = s
         ordered, keys = s[1], s[2]
         accepted = None  # the values of `key` accepted, once some value is not
-        for k in dict.fromkeys(keys):
-            if retry(self, env, ordered[keys.index(k)]):
+        for k, first in s[3].items():
+            if retry(self, env, first):
                 if accepted is None:
                     accepted = set(keys)
                 accepted.discard(k)
@@ -529,7 +532,10 @@ class State:
         after = self.zones[src.idx]
         if src is not dest and after is not items:  # the same contents but `comp`, still in name order
             i = ordered.index(comp)
-            memo[(src.idx, key)] = (after, ordered[:i] + ordered[i + 1:], keys[:i] + keys[i + 1:])
+            rest, rest_keys = ordered.copy(), keys.copy()  # one copy each, not two slices and a join
+            del rest[i], rest_keys[i]
+            firsts = s[3]  # the same unless `comp` was the first of its value
+            memo[(src.idx, key)] = (after, rest, rest_keys, firsts if firsts[keys[i]] is not comp else _firsts(rest, rest_keys))
         self.record_chance("draw", dest, drawn, span)
 
     def _pick(self, cands: list[Comp], rejected: Any, src: ZoneRef, dest: ZoneRef, span: Any) -> tuple[Comp, list[str]]:
@@ -806,6 +812,12 @@ def _outcome(names: list[str]) -> list[str]:
             _ONE[names[0]] = got
     return got
 _NAME = operator.attrgetter("name")
+
+
+def _firsts(ordered: list[Comp], keys: list[Any]) -> dict[Any, Comp]:
+    """{value: the first component of `ordered` whose value (in `keys`, the same order) it is},
+    in the order of the values' first places (never changed: entries of `draw_memo` share it)."""
+    return {k: ordered[keys.index(k)] for k in dict.fromkeys(keys)}
 
 
 # id(span) -> (span, its `file:line`): a span's attrs `__hash__` is a Python call hashing its
