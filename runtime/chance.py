@@ -16,10 +16,8 @@ node when none is left is an error instead of a fall-back to the seeded RNG, and
 from __future__ import annotations
 
 import random
-from _random import Random as _CRandom
 from collections import deque
 from collections.abc import Iterable, Mapping
-from hashlib import sha512 as _sha512
 from typing import Any
 
 import attrs
@@ -84,55 +82,20 @@ def _shuffle_random(rng: random.Random, x: list) -> None:
 
 # `shuffle_list(rng, x)`: shuffle `x` in place exactly as `rng.shuffle(x)` does (the same
 # order, the same RNG state after; referees check a game's shuffles against its seed with the
-# standard library's), inlined where this Python's algorithm is the one `_shuffle_inline` copies
+# standard library's), inlined where this Python's algorithm is the one `_shuffle_inline` copies;
+# `INLINE` says so (and that `below_inline` is `randrange`)
 INLINE = _same_as_random()
 shuffle_list = _shuffle_inline if INLINE else _shuffle_random
 
 
 _Random = random.Random
-_seed_words = _CRandom.seed  # the C seeding under `random.Random.seed`: an int's words, nothing else
-
-
-def _seeded_inline(seed: str | int) -> random.Random:
-    """`random.Random(seed)` for a str or int seed, the same state, without the Python layers
-    of `Random.__init__` and `Random.seed`: a str is hashed as `seed(a, version=2)` hashes it
-    (its UTF-8 bytes followed by their SHA-512, read as one big-endian int), an int seeds the
-    generator itself. `Random.__new__` alone does not seed (set by `_seeded` below only when
-    this Python gives the same states as the standard library)."""
-    rng = _Random.__new__(_Random)
-    if seed.__class__ is str:
-        b = seed.encode()  # type: ignore[union-attr]
-        _seed_words(rng, int.from_bytes(b + _sha512(b).digest(), "big"))
-    else:
-        _seed_words(rng, seed)
-    rng.gauss_next = None  # type: ignore[attr-defined]
-    return rng
-
-
-def _seeded_random(seed: str | int) -> random.Random:
-    return _Random(seed)
-
-
-def _same_seeding() -> bool:
-    """Whether `_seeded_inline` gives this Python's `random.Random(seed)` (checked once, at import)."""
-    try:
-        for x in ("", "0", "check:1", "é∆", 0, 1, -5, 2**70):
-            if _seeded_inline(x).getstate() != _Random(x).getstate():
-                return False
-        return _seeded_inline("x").random() == _Random("x").random()
-    except Exception:  # noqa: BLE001 - another Python's internals: use the standard path
-        return False
-
-
-# `_seeded(seed)`: a `random.Random(seed)` for a str or int seed, by the shorter path when it
-# gives the same state here
-_seeded = _seeded_inline if _same_seeding() else _seeded_random
 
 
 def _copied(rng: random.Random) -> random.Random:
-    """A new generator in `rng`'s state. `Random.__new__` does not seed (where `_same_seeding`
-    holds): `random.Random()` would seed from the OS twice, only to be overwritten."""
-    new = _Random.__new__(_Random) if _seeded is _seeded_inline else _Random()
+    """A new generator in `rng`'s state: `Random.__new__` and `setstate` (which sets every
+    field, `gauss_next` too); `random.Random()` would first seed itself from the OS, only to
+    have it overwritten (about 3 times dearer here)."""
+    new = _Random.__new__(_Random)
     new.setstate(rng.getstate())
     return new
 
@@ -222,7 +185,7 @@ class ChanceSource:
 
     def __init__(self, seed: str | int | None, given: Iterable[Any] | None = None, verify: bool = False,
                  strict: bool = False):
-        self._rng = _seeded(seed) if seed.__class__ is str or seed.__class__ is int else _Random(seed if seed is not None else 0)
+        self._rng = random.Random(seed if seed is not None else 0)
         # how many states hold this source besides one: clones share it until they draw
         # (copying the RNG's 2.5 KB state costs more than the rest of a clone), see `share`
         self.shares = 0
