@@ -60,7 +60,20 @@ def _same_as_random() -> bool:
         _shuffle_inline(rb, b)
         if a != b or ra.getstate() != rb.getstate():
             return False
+        if n and [ra.randrange(n) for _ in range(9)] != [below_inline(rb, n) for _ in range(9)]:
+            return False
     return True
+
+
+def below_inline(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for an int `n > 0`, the same calls on the RNG (`_randbelow_with_getrandbits`);
+    runtime.state inlines it where `INLINE` says it is this Python's algorithm."""
+    getrandbits = rng.getrandbits
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r
 
 
 def _shuffle_random(rng: random.Random, x: list) -> None:
@@ -69,8 +82,22 @@ def _shuffle_random(rng: random.Random, x: list) -> None:
 
 # `shuffle_list(rng, x)`: shuffle `x` in place exactly as `rng.shuffle(x)` does (the same
 # order, the same RNG state after; referees check a game's shuffles against its seed with the
-# standard library's), inlined where this Python's algorithm is the one `_shuffle_inline` copies
-shuffle_list = _shuffle_inline if _same_as_random() else _shuffle_random
+# standard library's), inlined where this Python's algorithm is the one `_shuffle_inline` copies;
+# `INLINE` says so (and that `below_inline` is `randrange`)
+INLINE = _same_as_random()
+shuffle_list = _shuffle_inline if INLINE else _shuffle_random
+
+
+_Random = random.Random
+
+
+def _copied(rng: random.Random) -> random.Random:
+    """A new generator in `rng`'s state: `Random.__new__` and `setstate` (which sets every
+    field, `gauss_next` too); `random.Random()` would first seed itself from the OS, only to
+    have it overwritten (about 3 times dearer here)."""
+    new = _Random.__new__(_Random)
+    new.setstate(rng.getstate())
+    return new
 
 
 class ImpossibleOutcome(Exception):
@@ -175,8 +202,7 @@ class ChanceSource:
         new = _new(ChanceSource)
         d = new.__dict__ = self.__dict__.copy()  # the flags, `used`, `seed`
         d["shares"] = 0
-        d["_rng"] = rng = random.Random()
-        rng.setstate(self._rng.getstate())
+        d["_rng"] = _copied(self._rng)
         d["given"] = deque(self.given)
         return new
 

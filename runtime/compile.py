@@ -97,9 +97,10 @@ class MoveCode:
     rule: str = attrs.field(init=False)  # "move <name>", as events name it
     source: str = attrs.field(init=False)  # "file:line" of the declaration
     picks: bool = attrs.field(init=False)  # its last parameter is a pick binder: listed as an offer
-    # binding -> (its move events' `args`, shared by them; whether it holds a component or a
-    # list) (runtime.game's `_execute`)
-    args_memo: dict[tuple, tuple[dict[str, Any], bool]] = attrs.field(init=False, factory=dict)
+    # binding -> (its move events' `args`, shared by them; the (name, position in the binding)
+    # of each argument some seat may not see: a component, whose slot may be hidden, or a list,
+    # a pick of them; empty when there is none) (runtime.game's `_execute`, `_hideable`)
+    args_memo: dict[tuple, tuple[dict[str, Any], tuple[tuple[str, int], ...]]] = attrs.field(init=False, factory=dict)
 
     def __attrs_post_init__(self) -> None:
         self.picks = bool(self.decl.params) and self.decl.params[-1].count is not None

@@ -441,6 +441,7 @@ class Game:
             st = State(n + len(ruleset.automata), {}, None)
             st.options = resolved
             cls(prog, st)._build_tables()
+            st.base_zones = tuple(st.zones)  # never changed in place from here on: see State.move_items
             template = prog.templates[key] = st
         if not options and seats.__class__ is int and len(templates) < 64:
             templates[seats] = template  # type: ignore[index]

@@ -7,12 +7,12 @@ changes of the turn machine, marks, reveals and the end of the game.
 
 from __future__ import annotations
 
-import functools
 import operator
 from itertools import compress
 from typing import Any
 
 from runtime.budget import DEFAULT_BUDGET, BudgetExceeded
+from runtime.chance import INLINE as _INLINE
 from runtime.chance import ChanceNode, ChanceSource, shuffle_list
 from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
@@ -82,9 +82,13 @@ class State:
         # {(function, arguments...): value} of ruleset functions of their arguments alone
         # (runtime.codegen's `arg_memoised`), shared by the games of a template and their clones
         self.pure_memo: dict[tuple, Any] = {}
-        # {(zone index, attribute): (the zone's list, its components sorted by name, their values
-        # of the attribute)}: `_draw_keyed`, shared like `pure_memo` (valid while the list is the same object)
-        self.draw_memo: dict[tuple[int, str], tuple[list, list, list]] = {}
+        # {(zone index, attribute[, 0]): (the zone's list, its components sorted by name, their values
+        # of the attribute, `_firsts` of those)}: `_draw_keyed`, shared like `pure_memo` (valid while
+        # the list is the same object)
+        self.draw_memo: dict[tuple, tuple[list, list, list, dict]] = {}
+        # the zones' lists as the tables left them, before setup (`Game._tables`; empty for a
+        # state built otherwise), shared by the games: `_draw_keyed` keeps their entries
+        self.base_zones: tuple[list[Comp], ...] = ()
         # the names in `g` that can change (not constants, component sets or zones): a clone copies
         # their values, and shares the others
         self.loose: tuple[str, ...] = ()
@@ -171,8 +175,8 @@ class State:
             plan = self.clone_plan = _plan(self)
         copy_g, columns = plan
         chance = self.chance
-        if chance is not None:
-            chance.share()  # copied by whichever of the two draws first (`ChanceSource.own`)
+        if chance is not None:  # `chance.share()`, inline: copied by whichever of the two draws first (`ChanceSource.own`)
+            chance.shares += 1
         d["zones"] = self.zones.copy()  # zone lists are never changed in place: see move_items
         if self.events:  # events are immutable: the list is copied by the first to append (`own_events`)
             self.events_shared = d["events_shared"] = True
@@ -403,7 +407,7 @@ class State:
         if chance.free:  # the components shuffled as `ChanceSource.shuffle` shuffles their names
             self.zones[z.idx] = items = items[:]
             shuffle_list(chance.rng, items)
-            order = [c.name for c in items]
+            order = list(map(_NAME, items))
         else:
             order = chance.shuffle([c.name for c in items], self._node("shuffle", z, z, span), len(self.events))
             by_name = {c.name: c for c in items}
@@ -491,18 +495,28 @@ class State:
         it (the calls a test of every component makes when it skips the values already
         tested), and the candidates are the components whose value it accepts, in name order,
         chosen without a loop over the zone. The zone's name-sorted contents and their values
-        of `key` are kept in `draw_memo` while the zone's list stays the same object, and
-        carried to the list the draw leaves: a bag drawn from again and again is sorted once."""
+        of `key` are kept in `draw_memo` while the zone's list stays the same object, with the
+        first of them having each value (`_firsts`), and carried to the list the draw leaves: a
+        bag drawn from again and again is sorted once."""
         items = self.zones[src.idx]
         memo = self.draw_memo
         s = memo.get((src.idx, key))
         if s is None or s[0] is not items:
-            ordered = sorted(items, key=_NAME)
-            s = memo[(src.idx, key)] = (items, ordered, [c.d[key] for c in ordered])
+            # the zone as the tables left it (every game's first draw from it): its entry is kept
+            # apart, as the latest entry follows one game's draws
+            s = memo.get((src.idx, key, 0))
+            if s is None or s[0] is not items:
+                ordered = sorted(items, key=_NAME)
+                keys = [c.d[key] for c in ordered]
+                s = (items, ordered, keys, _firsts(ordered, keys))
+                base = self.base_zones
+                if src.idx < len(base) and base[src.idx] is items:
+                    memo[(src.idx, key, 0)] = s
+            memo[(src.idx, key)] = s
         ordered, keys = s[1], s[2]
         accepted = None  # the values of `key` accepted, once some value is not
-        for k in dict.fromkeys(keys):
-            if retry(self, env, ordered[keys.index(k)]):
+        for k, first in s[3].items():
+            if retry(self, env, first):
                 if accepted is None:
                     accepted = set(keys)
                 accepted.discard(k)
@@ -518,7 +532,10 @@ class State:
         after = self.zones[src.idx]
         if src is not dest and after is not items:  # the same contents but `comp`, still in name order
             i = ordered.index(comp)
-            memo[(src.idx, key)] = (after, ordered[:i] + ordered[i + 1:], keys[:i] + keys[i + 1:])
+            rest, rest_keys = ordered.copy(), keys.copy()  # one copy each, not two slices and a join
+            del rest[i], rest_keys[i]
+            firsts = s[3]  # the same unless `comp` was the first of its value
+            memo[(src.idx, key)] = (after, rest, rest_keys, firsts if firsts[keys[i]] is not comp else _firsts(rest, rest_keys))
         self.record_chance("draw", dest, drawn, span)
 
     def _pick(self, cands: list[Comp], rejected: Any, src: ZoneRef, dest: ZoneRef, span: Any) -> tuple[Comp, list[str]]:
@@ -530,7 +547,16 @@ class State:
         if chance.shares:
             chance = self.chance = chance.own()
         if chance.free:  # as `ChanceSource.pick` draws
-            comp = cands[chance.rng.randrange(len(cands))]
+            n = len(cands)
+            if _INLINE:  # `rng.randrange(n)`, inline (`runtime.chance.below_inline`)
+                getrandbits = chance._rng.getrandbits
+                k = n.bit_length()
+                r = getrandbits(k)
+                while r >= n:
+                    r = getrandbits(k)
+            else:
+                r = chance.rng.randrange(n)
+            comp = cands[r]
             return comp, [comp.name]
         names = [c.name for c in cands]
         drawn = chance.pick(names, self._node("draw", dest, src, span), len(self.events), rejected())
@@ -540,16 +566,26 @@ class State:
         return ChanceNode(node, z.key, src.key, self.rule, _src(span))
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
-        seen = None if z.visibility == "public" else self.seen(z)
+        """Append the chance event of `node` ("shuffle" or "draw") into `z` with `outcome`
+        (component names, a list of the caller's own: the event keeps it) for the statement at
+        `span`."""
+        seen = None if z.visibility == "public" else z.seen if z.seen is not None else self.seen(z)
         events = self.own_events() if self.events_shared else self.events
-        events.append(new_event(len(events), "chance", self.rule, _src(span), None, None, NO_ARGS, NO_ARGS,
-                                     NO_ARGS, node, z.key, _outcome(outcome), seen))
+        src = _SRCS.get(id(span))  # `_src(span)`, inline
+        src = src[1] if src is not None and src[0] is span else _src(span)
+        if len(outcome) == 1:  # `_outcome(outcome)`, inline for a draw's one name
+            got = _ONE.get(outcome[0])
+            outcome = got if got is not None else _outcome(outcome)
+        events.append(new_event(len(events), "chance", self.rule, src, None, None, NO_ARGS, NO_ARGS,
+                                NO_ARGS, node, z.key, outcome, seen))
 
     def seen(self, z: ZoneRef) -> list[int]:
-        """The seats that see `z`'s contents (one shared list per zone: events keep it)."""
+        """The seats that see `z`'s contents (one shared list per zone: events keep it; kept
+        on `z` too, whose seats are this state's: a zone reference belongs to one table)."""
         got = _SEEN.get((z.key, self.nseats, z.visibility, z.owner))
         if got is None:
             got = _SEEN[(z.key, self.nseats, z.visibility, z.owner)] = [s for s in self.seat_list if z.visible_to(s)]
+        z.seen = got
         return got
 
     def blind(self, z: ZoneRef) -> list[int]:
@@ -608,7 +644,7 @@ class State:
 # never changed once setup has run (components are immutable; zone references are fixed)
 _SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
                      "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
-                     "draw_memo"))
+                     "draw_memo", "base_zones"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
@@ -778,7 +814,24 @@ def _outcome(names: list[str]) -> list[str]:
 _NAME = operator.attrgetter("name")
 
 
-@functools.lru_cache(maxsize=4096)
+def _firsts(ordered: list[Comp], keys: list[Any]) -> dict[Any, Comp]:
+    """{value: the first component of `ordered` whose value (in `keys`, the same order) it is},
+    in the order of the values' first places (never changed: entries of `draw_memo` share it)."""
+    return {k: ordered[keys.index(k)] for k in dict.fromkeys(keys)}
+
+
+# id(span) -> (span, its `file:line`): a span's attrs `__hash__` is a Python call hashing its
+# fields, dearer than the string it looks up; the span is kept so that its id is not reused
+_SRCS: dict[int, tuple[Any, str]] = {}
+
+
 def _src(span: Any) -> str:
     """`file:line` of a rule (one string per rule, shared by its events)."""
-    return f"{span.file}:{span.line}" if span is not None else ""
+    got = _SRCS.get(id(span))
+    if got is not None and got[0] is span:
+        return got[1]
+    text = f"{span.file}:{span.line}" if span is not None else ""
+    if len(_SRCS) >= 65536:  # rulesets loaded again and again (a long-lived service): start afresh
+        _SRCS.clear()
+    _SRCS[id(span)] = (span, text)
+    return text

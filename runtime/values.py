@@ -64,7 +64,7 @@ class ZoneRef:
     `tile2.side[0]`), the component type it holds, its visibility and owning seat (or None)."""
 
     __slots__ = ("idx", "key", "holds", "visibility", "owner", "ordered", "decl_name", "spectators", "watched", "tally",
-                 "by_name", "hidden_args")
+                 "by_name", "hidden_args", "seen")
 
     def __init__(self, idx: int, key: str, holds: str, visibility: str, owner: int | None, ordered: bool, decl_name: str):
         self.idx = idx
@@ -83,6 +83,9 @@ class ZoneRef:
         # (move argument name, slot) -> the `refs` and `hidden_from` of a move event taking the
         # component at that slot (runtime.game's `_hidden_arg`)
         self.hidden_args: dict[tuple[str, int], tuple[dict, dict]] = {}
+        # the seats that see the contents, once asked (`State.seen`: a zone reference belongs
+        # to the tables of one number of seats)
+        self.seen: list[int] | None = None
 
     def visible_to(self, viewer: int | None) -> bool:
         """Whether `viewer` (a seat, or None for a spectator) sees the contents, not just the count.
