@@ -1759,8 +1759,9 @@ def recursive_fns(rs: Ruleset) -> set[str]:
 
 def _prologue(body: str, indent: int = 4) -> str:
     """Local aliases a generated body uses (`G` globals, `Z` zones, `EV_<member>` the column of an
-    entity member: a column is replaced only by `State.own`, which a unit of execution calls before
-    this prologue, for every column it or a trigger changes), and no others."""
+    entity member: a column is replaced by `State.own`, which a unit of execution calls before
+    this prologue for every column it or a trigger changes, or by `State.set_member` when the
+    closures set a member, never while a generated body holds it), and no others."""
     out = ""
     if "G[" in body:
         out += " " * indent + "G = st.g\n"

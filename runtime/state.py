@@ -140,7 +140,9 @@ class State:
         state's alone: each shared with a clone is copied (as deeply as it may be changed;
         entities, components and other immutable values shared). Called by a unit of execution
         before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
-        place safely. How each set of keys is copied is generated once (`_owner`)."""
+        place safely. How each set of keys is copied is generated once (`_owner`). Memoised
+        function answers are forgotten when one may hold a container just copied. Raises
+        KeyError for a key naming no variable."""
         f = self.own_plans.get(keys)
         if f is None:
             f = self.own_plans[keys] = _owner(self, keys)
@@ -184,10 +186,9 @@ class State:
             d["events"] = []
         d["dirty"] = self.dirty.copy()
         self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
-        # its values are tuples. The clone takes the dict, the original a compact copy: a dict
-        # that lost keys (`unmark`) copies slowly, and the original is the one cloned again (search)
-        d["marks"] = self.marks
-        self.marks = self.marks.copy()
+        # its values are tuples. Copied for the clone, the original left as it is: a state may be
+        # cloned by several threads at once (a ruleset's table template, by new games)
+        d["marks"] = self.marks.copy()
         d["fn_memo"] = _NO_MEMO  # no version: the first memoised function call makes its own
         if self.passing is not None:  # what a reader watches is the game's own state's moves
             d["passing"] = None
@@ -273,7 +274,16 @@ class State:
         if col is None:
             col = self.ev[name] = [ABSENT] * len(self.entities)
         elif self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too: a list of its own
-            col = self.ev[name] = col[:]
+            col = self._own_column(name)
+        return col
+
+    def _own_column(self, name: str) -> list[Any]:
+        """Entity member `name`'s column, copied as this state's own (and kept so: `owned`)."""
+        col = self.ev[name] = self.ev[name][:]
+        owned = self.owned
+        if owned is _NOT_OWNED:
+            owned = self.owned = set()
+        owned.add("." + name)  # type: ignore[union-attr]
         return col
 
     def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
@@ -301,7 +311,7 @@ class State:
         """Set entity `e`'s field or variable `name` (KeyError when no entity kind has one)."""
         col = self.ev[name]
         if self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too (`own`)
-            col = self.ev[name] = col[:]
+            col = self._own_column(name)
         col[e._n] = value
 
     def entity_members(self, e: Ent) -> dict[str, Any]:
