@@ -78,13 +78,13 @@ class Move:
     Moves listed by `Game.legal_moves` also carry their bound values (`binding`, valid in
     the state `version` of `origin` they were listed in) and encode `args` only when read: a
     random playout never pays for encoding the moves it does not pick. A listed move holds
-    only its binding and the pair `(move code, _Listing)` of where it was listed (a tuple,
+    only its binding and the pair `(move code, Listing)` of where it was listed (a tuple,
     cheaper to make than an object), so listing many moves stays cheap."""
 
     __slots__ = ("_lm", "binding", "_args")
 
     def __init__(self, name: str, args: dict[str, Any] | None = None):
-        self._lm: Any = name  # the name itself for a move built by a client, else (move code, _Listing)
+        self._lm: Any = name  # the name itself for a move built by a client, else (move code, Listing)
         self._args: dict[str, Any] = {} if args is None else args
         self.binding: tuple | None = None
 
@@ -141,7 +141,7 @@ class _MoveList(list):
     """The list `Game.legal_moves` returns. A random playout reads one move of dozens, so a
     `Move` is made only when read: by index (`moves[i]`, `random.choice`), or all of them at
     the first other use (iteration, comparison, slicing, any change). Until then the list's
-    own storage is empty and its `_Listing` says what it holds; from then on it is an
+    own storage is empty and its `Listing` says what it holds; from then on it is an
     ordinary list. Copies and pickles are plain lists.
 
     `_made` holds the `Move` of each binding once read, shared by the lists of one listing
@@ -150,7 +150,7 @@ class _MoveList(list):
     for the garbage collector."""
 
     __slots__ = ("_listing", "_made", "_full")
-    _listing: _Listing
+    _listing: Listing
     _made: list[Move | None]
     _full: bool
 
@@ -217,9 +217,9 @@ _new_move = _new_game = _new_listing = _new_event = object.__new__
 _new_list = list.__new__
 
 
-class _Listing:
-    """The legal moves of the seat to act, found once per state version (`Game._legal`) and
-    shared by every `_MoveList` of that state: `bindings` in order, and `spans` listing `(end,
+class Listing:
+    """The legal moves of the seat to act, found once per state version (`Game._legal`; read
+    through `Game.listed`) and shared by every `_MoveList` of that state: `bindings` in order, and `spans` listing `(end,
     move code)` per move declaration that has bindings (the bindings before index `end` not
     claimed by an earlier span are that move's).
 
@@ -265,12 +265,12 @@ class Game:
         self.st = st
         # the legal moves found last (`_legal`; current while its state and version are the
         # game's), frozen and dropped before a change
-        self._listing: _Listing | None = None
+        self._listing: Listing | None = None
         self._made: list[Move | None] = []  # the moves read of it, shared by its lists (`_MoveList`)
         self._plan = _plan_for(prog)
         self._humans = st.nseats - len(prog.rs.automata)  # the human seats come first
         # at a simultaneous step: seat -> (its listing, its made moves), for the state version listed
-        self._sim_lists: dict[int, tuple[_Listing, list]] = {}
+        self._sim_lists: dict[int, tuple[Listing, list]] = {}
         st.callables = prog.callables  # ruleset functions by name, for built-ins that call them (runtime.builtins_search)
 
     # ---- creation ----
@@ -696,7 +696,7 @@ class Game:
         out._full = False
         return out
 
-    def _legal(self, seat: int) -> _Listing:
+    def _legal(self, seat: int) -> Listing:
         """Find the legal moves of `seat`, the seat to act (kept as `_listing` for this state version)."""
         st = self.st
         st.steps_left = st.budget
@@ -709,7 +709,7 @@ class Game:
             except RecursionError as exc:
                 raise self._budget_error(exc, "legal moves") from None
             # the listing, made without a call of `__init__` (as `_listed`, inline: once per ply)
-            listing = self._listing = _new_listing(_Listing)
+            listing = self._listing = _new_listing(Listing)
             listing.st = st
             listing.seat = seat
             listing.version = st.version
@@ -745,7 +745,7 @@ class Game:
         self._made = [None] * len(bindings)
         return listing
 
-    def _legal_moves(self, seat: int) -> _Listing:
+    def _legal_moves(self, seat: int) -> Listing:
         st = self.st
         plain, otherwise, with_forced = self._plan.searches(st.step)
         spans: list[tuple[int, MoveCode]] = []
@@ -852,7 +852,7 @@ class Game:
             return
         self._play(listing, mc, bindings[index], seat)
 
-    def listed(self, seat: int) -> _Listing | None:
+    def listed(self, seat: int) -> Listing | None:
         """`seat`'s legal moves now as the engine lists them, without making `Move`s (found
         once per state version, as `legal_moves` finds them); None when it is not that seat's
         decision (the game over, another seat to act, a seat the open round does not name).
@@ -878,13 +878,13 @@ class Game:
             listing = self._legal(seat)
         return listing
 
-    def _play(self, listing: _Listing | None, mc: MoveCode, binding: tuple, seat: int) -> int:
+    def _play(self, listing: Listing | None, mc: MoveCode, binding: tuple, seat: int) -> int:
         """Run `seat`'s legal move (`mc` bound as `binding`) and the automata after it, the
         listing of this state (if any) frozen first, and return the number of events before
         it; a failure puts the state back and raises (RuleError, BudgetExceeded)."""
         st = self.st
         if listing is not None:
-            listing.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
+            listing.zones = st.zones[:]  # frozen (see Listing): the state is about to change
         self._listing = None
         st.steps_left = st.budget
         start = len(st.events)
@@ -1165,7 +1165,7 @@ class Game:
             raise RuleError(str(exc), self.prog.steps[st.step].span) from None
         st.version += 1
 
-    def _round_listing(self, seat: int) -> tuple[_Listing, list]:
+    def _round_listing(self, seat: int) -> tuple[Listing, list]:
         """`seat`'s legal moves in the open round, found as if it were to act (kept per seat
         for this state version)."""
         st = self.st
@@ -1220,7 +1220,7 @@ class Game:
         finally:
             st.actor = saved
         for lst, _m in self._sim_lists.values():
-            lst.zones = st.zones[:]  # frozen (see _Listing): the state is about to change
+            lst.zones = st.zones[:]  # frozen (see Listing): the state is about to change
         self._sim_lists = {}
         start = len(st.events)
         args = {n: encode(v) for n, v in zip(mc.names, binding)}
@@ -1747,10 +1747,10 @@ def _no_listed(seat: int, index: int, count: int) -> IllegalMove:
     return IllegalMove(f"seat {seat} has no legal move {index} now ({count} legal moves)")
 
 
-def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> _Listing:
+def _listed(st: State, seat: int, spans: list[tuple[int, MoveCode]], bindings: list[tuple]) -> Listing:
     """The listing of `seat`'s legal moves in `st` at its current version, made without a call
     of `__init__` (once per state version)."""
-    listing = _new_listing(_Listing)
+    listing = _new_listing(Listing)
     listing.st = st
     listing.seat = seat
     listing.version = st.version

@@ -171,7 +171,9 @@ class ActionTable:
         # what the numbering remembers depends on the numbering alone: the tables of one
         # numbering (the environments of a vector of them, say) share it
         shared_key = (rs.content_hash, game.seats, json.dumps(game.st.options, sort_keys=True), ordinal_cap)
-        shared = _SHARED.get(shared_key) if rs.content_hash else None
+        shared = _SHARED.pop(shared_key, None) if rs.content_hash else None
+        if shared is not None:
+            _SHARED[shared_key] = shared  # the newest again: the least recently used go first
         if shared is None:
             # per block and argument: where a component bound to it lies for the mover ("seen",
             # "unseen", "either"; None: not a component), from its domain (see `_sight`)
@@ -185,7 +187,7 @@ class ActionTable:
                 {})  # per seat: whether it sees each zone (`_visible`)
             if rs.content_hash:
                 if len(_SHARED) >= _SHARED_MAX:  # a long-lived process trying many option sets
-                    _SHARED.pop(next(iter(_SHARED)))  # the oldest numbering's memory goes
+                    _SHARED.pop(next(iter(_SHARED), ()), None)  # the least recently used (none: another thread took it)
                 _SHARED[shared_key] = shared
         self._numberers, self._answers, self._masks, self._seen_by = shared
 
@@ -422,7 +424,8 @@ class ActionTable:
         where copying a kept mask costs more than zeroing a new one (the kept ones are many
         and seldom in the processor's cache), the positions of its 1s are kept instead."""
         st = game.st
-        if st.terminal or st.actor != seat:
+        # not its decision (at a simultaneous step: the seats of the round each have theirs)
+        if st.terminal or (st.actor != seat if st.sim is None else game.listed(seat) is None):
             return _zeros(self.n, _INT8)
         self.actions(game, seat)
         entry = self._last[4]  # type: ignore[index]  # [actions, mask]: `actions`' answer
@@ -645,7 +648,7 @@ class _Remembered(NamedTuple):
 
 
 # What each numbering (ruleset, seats, options, ordinal cap) remembers, for the tables of it;
-# the newest `_SHARED_MAX` numberings (each holds masks up to `_MASK_BYTES` and the first table's
+# the `_SHARED_MAX` numberings used last (each holds masks up to `_MASK_BYTES` and the first table's
 # functions, hence that table and the last state it numbered)
 _SHARED: dict[tuple, _Remembered] = {}
 _SHARED_MAX = 8

@@ -8,7 +8,8 @@ also carries the mask as `action_mask` and `action_masks()` returns it (the conv
 masked-action learners). The reward is the agent's: its outcome reward when the game ends,
 plus, with `shaped=True`, the change of its `fn score` over its own move and the bots'
 replies. An illegal action raises `runtime.IllegalMove`, or, with `illegal="lose"`, ends the
-episode with reward -1 and `info["illegal"]` saying why (for learners that ignore masks).
+episode with reward -1 and `info["illegal"]` saying why (for learners that ignore masks); a
+legal action the rules refuse as it runs (a pick's own check) raises either way.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class LudexGym(gymnasium.Env):
         try:
             self.rules.table.apply(g, self.seat, action)
         except IllegalMove as exc:
-            # a legal action the rules refused as it ran (a pick offer's check) is no agent's mistake
+            # a legal action the rules refused as it ran (a pick's own check) is no agent's mistake
             if self.illegal == "raise" or int(action) in self.rules.table.actions(g, self.seat):
                 raise
             obs = self._obs()

@@ -7,6 +7,7 @@ import random
 from dsl import load_ruleset
 from runtime import Game
 from runtime.events import event_to_dict
+from runtime.state import State
 
 
 def _playout(rs, seed: str, plies: int = 60) -> list[dict]:
@@ -32,3 +33,17 @@ def test_a_game_replayed_after_others_gives_the_same_events():
             clone.apply(seat, clone.legal_moves(seat)[0])
     assert _playout(rs, "again") == first
     assert any(e["node"] == "draw" for e in first)  # the keyed draws were reached
+
+
+def test_keyed_draws_from_the_shared_bag_are_the_draws_made_afresh(monkeypatch):
+    rs = load_ruleset("balloon_cup", ())
+    seeds = [f"fresh:{i}" for i in range(6)]
+    shared = {s: _playout(rs, s) for s in seeds}
+    draw = State._draw_keyed
+
+    def afresh(self, *args, **kw):  # nothing remembered from an earlier draw, of this game or another
+        self.draw_memo.clear()
+        return draw(self, *args, **kw)
+
+    monkeypatch.setattr(State, "_draw_keyed", afresh)
+    assert {s: _playout(rs, s) for s in seeds} == shared

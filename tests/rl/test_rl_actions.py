@@ -168,6 +168,7 @@ def test_at_a_simultaneous_step_each_seat_of_the_round_has_its_actions():
         assert mine.st.sim is not None
         for s in seats:
             assert [t.to_move(mine, s, a) for a in t.actions(mine, s)] == mine.legal_moves(s)
+            assert sorted(np.flatnonzero(t.mask(mine, s))) == sorted(t.actions(mine, s))  # the agent's view of them
         seat = seats[rng.randrange(len(seats))]
         acts = t.actions(mine, seat)
         i = rng.randrange(len(acts))
@@ -175,3 +176,18 @@ def test_at_a_simultaneous_step_each_seat_of_the_round_has_its_actions():
         theirs.apply(seat, theirs.legal_moves(seat)[i])
         assert mine.events == theirs.events
     assert len(mine.events) > 6
+
+
+def test_what_numberings_remember_is_kept_for_the_ones_used_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ludex.rl import actions
+
+    monkeypatch.setattr(actions, "_SHARED", {})
+    g = Spec("hanabi", 2).new_game(seed=1)
+    first = ActionTable(g, ordinal_cap=1)._answers
+    second = ActionTable(g, ordinal_cap=2)._answers
+    for cap in range(3, 3 + actions._SHARED_MAX - 1):  # as many numberings more as are kept
+        ActionTable(g, ordinal_cap=cap)
+        assert ActionTable(g, ordinal_cap=1)._answers is first  # used again: kept, the newest again
+    assert len(actions._SHARED) == actions._SHARED_MAX
+    assert ActionTable(g, ordinal_cap=1)._answers is first
+    assert ActionTable(g, ordinal_cap=2)._answers is not second  # the least recently used went: made again
