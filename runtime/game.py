@@ -32,7 +32,7 @@ from runtime.compile import MoveCode, Program, program_for
 from runtime.errors import RuleError
 from runtime.events import NO_ARGS, NO_OUTCOME, Event, Unfrozen, new_log
 from runtime.picks import Pick
-from runtime.state import GameEnded, State
+from runtime.state import GameEnded, State, rule_source
 from runtime.values import Comp, Ent, encode
 
 AUTOMATON_LIMIT = 100_000  # automaton moves in a row before the rules are deemed to loop
@@ -612,8 +612,8 @@ class Game:
         if decl is None and kind == "setup":
             decl = self.prog.rs.setup
         outcome = st.outcome
-        return {"rule": rule, "rule_source": _src(getattr(decl, "span", None)),
-                "citation": getattr(decl, "doc", "") or "", "source": _src(span),
+        return {"rule": rule, "rule_source": rule_source(getattr(decl, "span", None)),
+                "citation": getattr(decl, "doc", "") or "", "source": rule_source(span),
                 "reason": outcome.get("reason", ""), "winners": list(outcome.get("winners", [])),
                 "scores": dict(outcome.get("scores", {}))}
 
@@ -929,7 +929,7 @@ class Game:
             decl = next((m.decl for m in self.prog.moves if m.name == name), None)
         elif kind == "trigger":
             decl = next((t.decl for t in self.prog.triggers if t.decl.name == name), None)
-        exc.source = _src(decl.span) if decl is not None else ""
+        exc.source = rule_source(decl.span) if decl is not None else ""
         return exc
 
     def _rewind(self, length: int) -> None:
@@ -963,14 +963,14 @@ class Game:
 
     def _bind(self, mc: MoveCode, args: dict[str, Any], seat: int, trusted: bool) -> tuple:
         st = self.st
-        rule, src = f"move {mc.name}", _src(mc.decl.span)
+        rule, src = f"move {mc.name}", rule_source(mc.decl.span)
         extra = set(args) - {b[0] for b in mc.binders}
         if extra:
             raise IllegalMove(f"'{mc.name}' has no argument {', '.join(sorted(extra))}", rule, src)
         env: list = [None] * mc.nslots
         for cond, reason, r in mc.requires[0]:
             if not cond(st, env):
-                raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
+                raise IllegalMove(str(reason(st, env)), rule, rule_source(r.span) or src)
         for k, (name, slot, dom) in enumerate(mc.binders):
             if name not in args:
                 raise IllegalMove(f"'{mc.name}' needs the argument '{name}'", rule, src)
@@ -979,7 +979,7 @@ class Game:
                 env[slot] = self._picked(mc, name, want, dom(st, env), seat, trusted)
                 for cond, reason, r in mc.pick_requires:
                     if not cond(st, env):
-                        raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
+                        raise IllegalMove(str(reason(st, env)), rule, rule_source(r.span) or src)
                 break
             chosen = _missing = object()
             for v in list(st.items(dom(st, env))):
@@ -991,14 +991,14 @@ class Game:
             env[slot] = chosen
             for cond, reason, r in mc.requires[k + 1]:
                 if not cond(st, env):
-                    raise IllegalMove(str(reason(st, env)), rule, _src(r.span) or src)
+                    raise IllegalMove(str(reason(st, env)), rule, rule_source(r.span) or src)
         return tuple(env[s] for _, s, _ in mc.binders)
 
     def _picked(self, mc: MoveCode, name: str, want: Any, offered: list, seat: int, trusted: bool) -> list:
         """The components (or values) a pick binder's argument `want` names: a list of exactly
         the offer's count of different candidates (runtime.picks). Raises IllegalMove saying
         what is wrong (not a list, the wrong number, a repeat, not a candidate)."""
-        rule, src = f"move {mc.name}", _src(mc.decl.span)
+        rule, src = f"move {mc.name}", rule_source(mc.decl.span)
         if not offered:
             raise IllegalMove(f"'{mc.name}' has too few choices for {name} now", rule, src)
         pick = offered[0]
@@ -1022,7 +1022,7 @@ class Game:
         """`forced` moves exclude the others when any is legal; `otherwise` moves exist only
         when nothing else does."""
         others = [m for m in self.prog.moves_by_step.get(self.st.step, ()) if m is not mc]
-        rule, src = f"move {mc.name}", _src(mc.decl.span)
+        rule, src = f"move {mc.name}", rule_source(mc.decl.span)
         if mc.decl.otherwise:
             live = [m.name for m in others if not m.decl.otherwise and _instances(m, self.st, True)]
             if live:
@@ -1226,7 +1226,7 @@ class Game:
         args = {n: encode(v) for n, v in zip(mc.names, binding)}
         step = self.prog.steps[st.step]
         events = st.own_events() if st.events_shared else st.events
-        events.append(simultaneous.sealed_event(len(events), st.step, _src(step.span), seat, mc.name, args))
+        events.append(simultaneous.sealed_event(len(events), st.step, rule_source(step.span), seat, mc.name, args))
         st.sim = rnd = rnd.with_choice(seat, mc, binding)
         st.version += 1
         if rnd.waiting():
@@ -1796,8 +1796,4 @@ def _close(name: str, names: Any) -> str:
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def _src(span: Any) -> str:
-    return f"{span.file}:{span.line}" if span is not None else ""
-
-
-__all__ = ["BadOption", "Decision", "Game", "IllegalMove", "LogMismatch", "Move", "NotYourTurn"]
+__all__ = ["BadOption", "Decision", "Game", "IllegalMove", "Listing", "LogMismatch", "Move", "NotYourTurn"]

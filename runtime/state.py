@@ -573,7 +573,7 @@ class State:
         return cands[names.index(drawn[-1])], drawn
 
     def _node(self, node: str, z: ZoneRef, src: ZoneRef, span: Any) -> ChanceNode:
-        return ChanceNode(node, z.key, src.key, self.rule, _src(span))
+        return ChanceNode(node, z.key, src.key, self.rule, rule_source(span))
 
     def record_chance(self, node: str, z: ZoneRef, outcome: list[str], span: Any) -> None:
         """Append the chance event of `node` ("shuffle" or "draw") into `z` with `outcome`
@@ -581,8 +581,8 @@ class State:
         `span`."""
         seen = None if z.visibility == "public" else z.seen if z.seen is not None else self.seen(z)
         events = self.own_events() if self.events_shared else self.events
-        src = _SRCS.get(id(span))  # `_src(span)`, inline
-        src = src[1] if src is not None and src[0] is span else _src(span)
+        src = _SRCS.get(id(span))  # `rule_source(span)`, inline
+        src = src[1] if src is not None and src[0] is span else rule_source(span)
         if len(outcome) == 1:  # `_outcome(outcome)`, inline for a draw's one name
             got = _ONE.get(outcome[0])
             outcome = got if got is not None else _outcome(outcome)
@@ -636,7 +636,7 @@ class State:
         ply = len(self.events)
         self.reveals = [r for r in self.reveals if r["zone"] != z.key]
         self.reveals.append({"zone": z.key, "by": self.actor, "ply": ply, "components": names})
-        self.own_events().append(Event(ply, "show", self.rule, _src(span), seat=self.actor, zone=z.key, outcome=names))
+        self.own_events().append(Event(ply, "show", self.rule, rule_source(span), seat=self.actor, zone=z.key, outcome=names))
 
     def mark(self, c: Comp, value: Any) -> None:
         self.version += 1
@@ -835,8 +835,9 @@ def _firsts(ordered: list[Comp], keys: list[Any]) -> dict[Any, Comp]:
 _SRCS: dict[int, tuple[Any, str]] = {}
 
 
-def _src(span: Any) -> str:
-    """`file:line` of a rule (one string per rule, shared by its events)."""
+def rule_source(span: Any) -> str:
+    """`file:line` of a rule's span (one string per rule, shared by its events and errors; ""
+    for None)."""
     got = _SRCS.get(id(span))
     if got is not None and got[0] is span:
         return got[1]
