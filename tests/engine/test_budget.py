@@ -124,3 +124,22 @@ def test_the_budget_survives_a_clone_and_a_rewind_keeps_the_seeded_chance():
         twin.apply(0, {"name": "forever", "args": {}})
     # After the failed move the clone shuffles exactly as the untouched game does.
     assert twin.apply(0, {"name": "add", "args": {}}) == g.apply(0, {"name": "add", "args": {}})
+
+
+def test_a_listed_move_that_fails_part_way_leaves_the_state_unchanged():
+    """`apply_listed` (the learning environments' path) keeps `apply`'s promise: a move that
+    raises after changing something is undone, its events unrecorded, and the game plays on."""
+    text = LOOPS.replace("move add() during play \"add one\" { total += 1 }",
+                         "move add() during play \"add one\" { total += 1\n  total = deck_order[5] }\n"
+                         "move two() during play \"add two\" { total += 2 }")
+    g = _game(text)
+    names = [m.name for m in g.legal_moves(0)]
+    before, events = g.state_hash(), list(g.events)
+    with pytest.raises(RuleError):
+        g.apply_listed(0, names.index("add"))
+    assert g.state_hash() == before and g.events == events and g.view()["vars"]["total"] == 0
+    with pytest.raises(BudgetExceeded):
+        g.apply_listed(0, names.index("forever"))
+    assert g.state_hash() == before and g.events == events and g.view()["vars"]["total"] == 0
+    g.apply_listed(0, [m.name for m in g.legal_moves(0)].index("two"))  # the listing is found again
+    assert g.view()["vars"]["total"] == 2 and g.decision().seats == (1,)
