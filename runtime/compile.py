@@ -18,6 +18,7 @@ from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import codegen, outcomes, picks
 from runtime.errors import RuleError
+from runtime.state import MARKS_KEY
 from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -336,7 +337,7 @@ class Compiler:
     def _owned_keys(self) -> dict[str, frozenset[str]]:
         """What each unit of execution takes as its own before it runs (`State.own`), by body
         ("move I", "trigger I", "setup"): the roots (global names, ".member" for an entity
-        member's column) of the containers it or a procedure it calls changes in place, with
+        member's column, MARKS_KEY for the marks) of the containers it or a procedure it calls changes in place, with
         those of every trigger (a trigger runs in the middle of a move or of the setup). Taken
         at the start, a local read of a root later changed sees the change, as it would with
         no copy on write.
@@ -1221,10 +1222,12 @@ class Compiler:
         return lambda st, env: st.reveal(z(st, env), n.span)
 
     def st_mark_stmt(self, n, sc, what, value):
+        self._writes.keys.add(MARKS_KEY)  # the marks change in place (`_owned_keys`)
         w, v = self.ex(what, sc), self.ex(value, sc)
         return lambda st, env: st.mark(w(st, env), v(st, env))
 
     def st_unmark_stmt(self, n, sc, what):
+        self._writes.keys.add(MARKS_KEY)
         w = self.ex(what, sc)
         return lambda st, env: st.unmark(w(st, env))
 

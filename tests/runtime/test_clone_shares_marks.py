@@ -1,0 +1,140 @@
+"""A clone shares its original's marks and the list of which entities are alive until one of
+the two marks, unmarks or removes an entity (`State.own_marks`, `State.remove_entity`): these
+tests mark and remove on each copy, through generated code and through closures alone, and
+check that the others never see it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import runtime.compile as rc
+from dsl import load_from_sources, load_ruleset
+from runtime import Game
+from search.determinise import determinise
+
+RULES = """\
+game markdemo
+seats 2
+
+component card(n: int)
+components cards = [card(n) for n in 1..6]
+zone deck: card hidden ordered = cards
+zone hand: per seat card others = [] "everyone but its owner sees a hand"
+
+entity tile(number: int) "a tile that can leave play" {
+  var visits: int = 0
+}
+entities tiles = [tile(1), tile(2), tile(3)] "three tiles"
+
+setup { for s in seats { draw 3 from deck to hand[s] } }
+
+step play then end turn
+
+proc note(c: card) "a mark made by a procedure" { mark c with ["value", c.n] }
+
+move hint(c in hand[other(actor)]) during play require not has_mark(c, "hinted") else "{c} is already hinted" {
+  mark c with "hinted"
+  note(c)
+}
+move clear(c in hand[other(actor)]) during play require has_mark(c, "hinted") else "{c} has no hint" {
+  unmark c
+}
+move retire(t in tiles) during play "a tile leaves play" {
+  t.visits += 1
+  remove t
+}
+"""
+
+
+@pytest.fixture(params=["generated", "closures"])
+def rules(request, monkeypatch):
+    """The ruleset, its program compiled with generated code or with closures alone."""
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    if request.param == "closures":
+        monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    rs = load_from_sources((("markdemo/game.ludex", RULES),))
+    assert rc.program_for(rs).callables.shares  # clones share containers (else they copy the marks)
+    return rs
+
+
+def _do(g: Game, name: str, pick: int = 0) -> None:
+    seat = g.decision().seats[0]
+    moves = [m for m in g.legal_moves(seat) if m.name == name]
+    g.apply(seat, moves[pick % len(moves)])
+
+
+def _look(g: Game) -> tuple:
+    return g.state_hash(), g.view(None), g.view(0), g.view(1), dict(g.st.marks), list(g.st.ent_alive)
+
+
+def test_marks_made_on_a_clone_never_reach_the_original_nor_the_reverse(rules) -> None:
+    g = Game.new(rules, 2, {}, seed=1)
+    _do(g, "hint")
+    assert g.st.marks
+    mine = _look(g)
+    c = g.clone()
+    assert c.st.marks is g.st.marks  # shared until one of the two marks
+    _do(c, "hint", 1)  # the clone marks (a move, then a procedure)
+    assert _look(g) == mine, "a mark on the clone reached the original"
+    theirs = _look(c)
+    assert theirs != mine
+    _do(g, "hint", 1)
+    _do(g, "clear")  # the original unmarks
+    assert _look(c) == theirs, "an unmark on the original reached the clone"
+    cc = c.clone()
+    _do(cc, "clear")
+    assert _look(c) == theirs, "an unmark on the clone's clone reached the clone"
+
+
+def test_an_entity_removed_on_a_clone_stays_in_play_in_the_original(rules) -> None:
+    g = Game.new(rules, 2, {}, seed=2)
+    c = g.clone()
+    assert c.st.ent_alive is g.st.ent_alive  # shared until one of the two removes an entity
+    _do(c, "retire")
+    assert g.st.ent_alive == [True, True, True] and len(g.st.g["tiles"]) == 3
+    assert c.st.ent_alive == [False, True, True] and len(c.st.g["tiles"]) == 2
+    mine = _look(c)
+    _do(g, "retire", 2)
+    assert _look(c) == mine, "a removal on the original reached the clone"
+    assert g.st.ent_alive == [True, True, False]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), plies=st.lists(st.tuples(st.sampled_from(["hint", "clear", "retire"]), st.integers(0, 5)), max_size=12))
+def test_any_moves_on_a_clone_leave_the_original_as_it_was_and_play_as_it_would(rules, seed: int, plies: list) -> None:
+    g = Game.new(rules, 2, {}, seed=seed)
+    _do(g, "hint", seed)
+    mine = _look(g)
+    c, twin = g.clone(), g.clone()
+    played = []
+    for name, pick in plies:
+        seat = c.decision().seats[0]
+        moves = [m for m in c.legal_moves(seat) if m.name == name]
+        if moves:
+            move = moves[pick % len(moves)]
+            played.append((seat, move.to_dict()))
+            c.apply(seat, move)
+    assert _look(g) == mine and _look(twin) == mine
+    for seat, move in played:  # the original follows: it ends where the clone did
+        g.apply(seat, move)
+    assert _look(g) == _look(c)
+    assert _look(twin) == mine
+
+
+def test_a_determinised_clone_deals_its_own_marks_and_leaves_the_game_s_alone() -> None:
+    rs = load_ruleset("hanabi")
+    g = Game.new(rs, 2, {}, seed=6)
+    rng = random.Random(6)
+    while not g.st.marks or sum(map(len, g.st.marks.values())) < 3:  # hints given: marks on hidden cards
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        g.apply(seat, moves[rng.randrange(len(moves))])
+    before = dict(g.st.marks), g.state_hash()
+    for k in range(5):
+        d = determinise(g, 0, random.Random(k))
+        assert d.st.marks is not g.st.marks
+        assert dict(g.st.marks) == before[0] and g.state_hash() == before[1]
