@@ -20,8 +20,10 @@ from runtime.values import Comp, Ent, ZoneRef
 _new = object.__new__
 _NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
 _NO_MEMO = (-1, None)  # `State.fn_memo` of a clone: no version yet (runtime.codegen makes a list at the first use)
-# the keys of `State.owned` (beside global names and ".member") for the marks and the entities'
-# `ent_alive`: never a name of the language (`runtime.compile.Compiler._owned_keys`)
+# the keys of `State.owned` (beside global names and ".member") for the dict of globals `g`,
+# the marks and the entities' `ent_alive`: never a name of the language
+# (`runtime.compile.Compiler._owned_keys`)
+G_KEY = "#g"
 MARKS_KEY = "#marks"
 ALIVE_KEY = "#alive"
 
@@ -107,7 +109,7 @@ class State:
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
         # the roots (global names, ".member" for an entity member's column and its entries,
-        # MARKS_KEY, ALIVE_KEY) whose containers are this state's alone, not shared with a clone:
+        # G_KEY, MARKS_KEY, ALIVE_KEY) whose containers are this state's alone, not shared with a clone:
         # what a rule changes in place it takes first (`own`); a clone's and its original's are empty
         self.owned: set[str] | frozenset[str] = _NOT_OWNED
         self.own_plans: dict[frozenset[str], Any] = {}  # keys -> how `own` copies them (`_owner`), shared by clones
@@ -152,7 +154,7 @@ class State:
         return ev
 
     def own(self, keys: frozenset[str]) -> None:
-        """Take the containers under `keys` (global names, ".member", MARKS_KEY) as this
+        """Take the containers under `keys` (global names, ".member", G_KEY, MARKS_KEY) as this
         state's alone: each shared with a clone is copied (as deeply as it may be changed;
         entities, components and other immutable values shared). Called by a unit of execution
         before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
@@ -172,19 +174,22 @@ class State:
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: the list of zones, the dicts of variables and of
-        entity columns and the chance source's RNG are copied; components, entities, zone
-        references and compiled rules are shared (immutable). Events are immutable, so only
-        the list holding them is copied, by the first of the two to record one (`own_events`);
-        the components' locations likewise (`own_loc`), the marks (`own_marks`), which
-        entities are alive (`remove_entity`), and the containers variables and entity members
-        hold (lists, maps, the columns): each rule takes those it changes in place first
-        (`own`), so both copies start owning none.
+        """An independent copy for search: the list of zones, the dict of entity columns and
+        the chance source's RNG are copied; components, entities, zone references and compiled
+        rules are shared (immutable). Events are immutable, so only the list holding them is
+        copied, by the first of the two to record one (`own_events`); the components'
+        locations likewise (`own_loc`), the marks (`own_marks`), which entities are alive
+        (`remove_entity`), the dict of variables and the containers variables and entity
+        members hold (lists, maps, the columns): each rule takes those it changes first
+        (`own`), so both copies start owning none. (A table template's copy, the state of a
+        new game, takes its own dict of variables at once: the game's position is written
+        into it directly, `Game.from_position`.)
 
         What a copy takes is planned once per game's tables (`clone_plan`): when the rules
         could tell a copy on write from a copy (the ruleset's `callables.shares` is false: a
         local's container changed in place, say; see `Compiler._owned_keys`), the containers
-        are copied here instead: per-seat scalar lists flat, the rest deeply, and the marks."""
+        are copied here instead: the dict of variables, per-seat scalar lists flat, the rest
+        deeply, and the marks."""
         new = _new(State)
         d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
@@ -210,7 +215,10 @@ class State:
             d["passing"] = None
         if columns is not None:  # the entities are shared; their columns are copied
             d["ev"] = columns(self.ev)
-        d["g"] = copy_g(self.g)
+        if copy_g is not None:
+            d["g"] = copy_g(self.g)
+        elif chance is None:  # a table template's copy (see above)
+            d["g"] = self.g.copy()
         self.owned = d["owned"] = _NOT_OWNED  # the containers a rule took are shared from now on
         return new
 
@@ -681,13 +689,14 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
-    """How to copy `st`'s globals, entity columns and marks: (`copy_g(g) -> copy of g`,
-    `columns(ev) -> copy of ev` or None when there are no entities, whether the marks are
-    copied), the first two generated for the ruleset. When every rule changing a container
-    in place takes its root first (`own`, the ruleset's `callables.shares`), the containers
-    are shared, the entity columns and the marks too: only the dicts `g` and `ev` are copied."""
+    """How to copy `st`'s globals, entity columns and marks: (`copy_g(g) -> copy of g` or None
+    when `g` is shared, `columns(ev) -> copy of ev` or None when there are no entities,
+    whether the marks are copied), the first two generated for the ruleset. When every rule
+    changing `g` or a container in place takes it first (`own`, the ruleset's
+    `callables.shares`), `g`, the containers, the entity columns and the marks are shared:
+    only the dict `ev` is copied."""
     if getattr(st.callables, "shares", False):
-        return dict.copy, (dict.copy if st.entities else None), False
+        return None, (dict.copy if st.entities else None), False
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -754,9 +763,11 @@ def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> A
 
 def _owner(st: State, keys: frozenset[str]) -> Any:
     """`own(st, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
-    and added to it. A list of scalars or of entities is copied flat, a per-seat list of lists
-    or maps of scalars two levels deep, an entity member's column entries holding lists of
-    scalars flat, the marks (MARKS_KEY) and `ent_alive` (ALIVE_KEY) flat; anything else deeply."""
+    and added to it. The dict `g` (G_KEY, taken first whenever a key names a global: its
+    copy is the one changed), the marks (MARKS_KEY), `ent_alive` (ALIVE_KEY) and a list of
+    scalars or of entities are copied flat, a per-seat list of lists or maps of scalars two
+    levels deep, an entity member's column entries holding lists of scalars flat; anything
+    else deeply."""
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}
     kinds: dict[str, list[str]] = {}
@@ -764,8 +775,11 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
         for m in members:
             kinds.setdefault(m, []).append(f"{kind}.{m}")
     lines = ["def own(st, owned):", "    g = st.g", "    ev = st.ev"]
+    if G_KEY in keys or any(k[0] not in ".#" for k in keys):
+        keys = keys | {G_KEY}
+        lines += [f"    if {G_KEY!r} not in owned:", "        g = st.g = g.copy()"]
     for k in sorted(keys):
-        if k in scalar:
+        if k in scalar or k == G_KEY:
             continue
         lines.append(f"    if {k!r} not in owned:")
         if k == MARKS_KEY:

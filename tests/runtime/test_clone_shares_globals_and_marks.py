@@ -1,7 +1,7 @@
-"""A clone shares its original's marks and the list of which entities are alive until one of
-the two marks, unmarks or removes an entity (`State.own_marks`, `State.remove_entity`): these
-tests mark and remove on each copy, through generated code and through closures alone, and
-check that the others never see it."""
+"""A clone shares its original's dict of globals, its marks and the list of which entities are
+alive until one of the two assigns a global, marks, unmarks or removes an entity (`State.own`,
+`State.own_marks`, `State.remove_entity`): these tests change each copy, through generated
+code and through closures alone, and check that the others never see it."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ entity tile(number: int) "a tile that can leave play" {
 }
 entities tiles = [tile(1), tile(2), tile(3)] "three tiles"
 
+var hints: int = 0 "hints given"
+var cleared: per seat int = 0 "hints each seat cleared"
+
 setup { for s in seats { draw 3 from deck to hand[s] } }
 
 step play then end turn
@@ -39,9 +42,11 @@ proc note(c: card) "a mark made by a procedure" { mark c with ["value", c.n] }
 move hint(c in hand[other(actor)]) during play require not has_mark(c, "hinted") else "{c} is already hinted" {
   mark c with "hinted"
   note(c)
+  hints += 1
 }
 move clear(c in hand[other(actor)]) during play require has_mark(c, "hinted") else "{c} has no hint" {
   unmark c
+  cleared[actor] += 1
 }
 move retire(t in tiles) during play "a tile leaves play" {
   t.visits += 1
@@ -138,3 +143,27 @@ def test_a_determinised_clone_deals_its_own_marks_and_leaves_the_game_s_alone() 
         d = determinise(g, 0, random.Random(k))
         assert d.st.marks is not g.st.marks
         assert dict(g.st.marks) == before[0] and g.state_hash() == before[1]
+
+
+def test_a_clone_shares_the_globals_until_a_move_of_either_assigns_one(rules) -> None:
+    g = Game.new(rules, 2, {}, seed=3)
+    _do(g, "hint")
+    c = g.clone()
+    assert c.st.g is g.st.g  # no copy yet
+    mine = _look(g)
+    _do(c, "hint", 1)  # `hints += 1`: the clone takes a dict of its own first
+    assert c.st.g is not g.st.g and c.st.g["hints"] == 2
+    assert _look(g) == mine and g.st.g["hints"] == 1
+    theirs = _look(c)
+    cc = c.clone()
+    _do(cc, "clear")  # `cleared[actor] += 1`, in place: the dict and the list taken first
+    assert sum(cc.st.g["cleared"]) == 1 and c.st.g["cleared"] == [0, 0]
+    assert _look(c) == theirs
+
+
+def test_a_position_written_into_a_new_game_leaves_the_next_new_game_as_declared(rules) -> None:
+    names = [c.name for c in Game.new(rules, 2, {}, seed=4).st.comps]
+    placed = Game.from_position(rules, {"zones": {"deck": names}, "vars": {"hints": 5, "cleared": [1, 2]}}, seed=4)
+    assert placed.st.g["hints"] == 5 and placed.st.g["cleared"] == [1, 2]
+    fresh = Game.new(rules, 2, {}, seed=4)  # the same table template as the position's
+    assert fresh.st.g["hints"] == 0 and fresh.st.g["cleared"] == [0, 0]
