@@ -20,10 +20,11 @@ from runtime.values import Comp, Ent, ZoneRef
 _new = object.__new__
 _NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
 _NO_MEMO = (-1, None)  # `State.fn_memo` of a clone: no version yet (runtime.codegen makes a list at the first use)
-# the keys of `State.owned` (beside global names and ".member") for the dict of globals `g`,
-# the marks and the entities' `ent_alive`: never a name of the language
+# the keys of `State.owned` (beside global names and ".member") for the dicts of globals `g`
+# and of entity columns `ev`, the marks and the entities' `ent_alive`: never a name of the language
 # (`runtime.compile.Compiler._owned_keys`)
 G_KEY = "#g"
+EV_KEY = "#ev"
 MARKS_KEY = "#marks"
 ALIVE_KEY = "#alive"
 
@@ -109,7 +110,7 @@ class State:
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
         # the roots (global names, ".member" for an entity member's column and its entries,
-        # G_KEY, MARKS_KEY, ALIVE_KEY) whose containers are this state's alone, not shared with a clone:
+        # G_KEY, EV_KEY, MARKS_KEY, ALIVE_KEY) whose containers are this state's alone, not shared with a clone:
         # what a rule changes in place it takes first (`own`); a clone's and its original's are empty
         self.owned: set[str] | frozenset[str] = _NOT_OWNED
         self.own_plans: dict[frozenset[str], Any] = {}  # keys -> how `own` copies them (`_owner`), shared by clones
@@ -174,12 +175,12 @@ class State:
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: the list of zones, the dict of entity columns and
-        the chance source's RNG are copied; components, entities, zone references and compiled
-        rules are shared (immutable). Events are immutable, so only the list holding them is
-        copied, by the first of the two to record one (`own_events`); the components'
-        locations likewise (`own_loc`), the marks (`own_marks`), which entities are alive
-        (`remove_entity`), the dict of variables and the containers variables and entity
+        """An independent copy for search: the list of zones and the chance source's RNG are
+        copied; components, entities, zone references and compiled rules are shared
+        (immutable). Events are immutable, so only the list holding them is copied, by the
+        first of the two to record one (`own_events`); the components' locations likewise
+        (`own_loc`), the marks (`own_marks`), which entities are alive (`remove_entity`), the
+        dicts of variables and of entity columns and the containers variables and entity
         members hold (lists, maps, the columns): each rule takes those it changes first
         (`own`), so both copies start owning none. (A table template's copy, the state of a
         new game, takes its own dict of variables at once: the game's position is written
@@ -188,15 +189,15 @@ class State:
         What a copy takes is planned once per game's tables (`clone_plan`): when the rules
         could tell a copy on write from a copy (the ruleset's `callables.shares` is false: a
         local's container changed in place, say; see `Compiler._owned_keys`), the containers
-        are copied here instead: the dict of variables, per-seat scalar lists flat, the rest
-        deeply, and the marks."""
+        are copied here instead: the dicts of variables and of columns, per-seat scalar lists
+        flat, the rest deeply, and the marks."""
+        plan = self.clone_plan
+        if plan is None:  # planned before the copy, which then knows it may share (see `set_member`)
+            plan = self.clone_plan = _plan(self)
         new = _new(State)
         d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
             return self._clone_all(new)
-        plan = self.clone_plan
-        if plan is None:
-            plan = self.clone_plan = _plan(self)
         copy_g, columns, marks = plan
         chance = self.chance
         if chance is not None:  # `chance.share()`, inline: copied by whichever of the two draws first (`ChanceSource.own`)
@@ -283,6 +284,8 @@ class State:
         # new lists: once the tables are built, a game shares them with its clones
         self.entities = [*self.entities, e]
         self.ent_alive = [*self.ent_alive, True]
+        if self.clone_plan is not None:  # perhaps a clone's too: a dict of its own
+            self._own_ev()
         for name, col in self.ev.items():
             if self.clone_plan is None:  # no clone yet to share the columns with
                 col.append(ABSENT)
@@ -295,6 +298,8 @@ class State:
     def _column(self, name: str) -> list[Any]:
         col = self.ev.get(name)
         if col is None:
+            if self.clone_plan is not None:  # perhaps a clone's too: a dict of its own
+                self._own_ev()
             col = self.ev[name] = [ABSENT] * len(self.entities)
         elif self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too: a list of its own
             col = self._own_column(name)
@@ -302,12 +307,21 @@ class State:
 
     def _own_column(self, name: str) -> list[Any]:
         """Entity member `name`'s column, copied as this state's own (and kept so: `owned`)."""
-        col = self.ev[name] = self.ev[name][:]
+        ev = self._own_ev()
+        col = ev[name] = ev[name][:]
+        self.owned.add("." + name)  # type: ignore[union-attr]
+        return col
+
+    def _own_ev(self) -> dict[str, list[Any]]:
+        """`ev`, to change: a copy of its own first when it may be shared with a clone (`owned`
+        becomes a set)."""
         owned = self.owned
         if owned is _NOT_OWNED:
             owned = self.owned = set()
-        owned.add("." + name)  # type: ignore[union-attr]
-        return col
+        if EV_KEY not in owned:
+            self.ev = self.ev.copy()
+            owned.add(EV_KEY)  # type: ignore[union-attr]
+        return self.ev
 
     def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
         """Give entity `e` (while the tables are built) its zone (in `e.d`) or variable (in its
@@ -692,11 +706,10 @@ def _plan(st: State) -> tuple:
     """How to copy `st`'s globals, entity columns and marks: (`copy_g(g) -> copy of g` or None
     when `g` is shared, `columns(ev) -> copy of ev` or None when there are no entities,
     whether the marks are copied), the first two generated for the ruleset. When every rule
-    changing `g` or a container in place takes it first (`own`, the ruleset's
-    `callables.shares`), `g`, the containers, the entity columns and the marks are shared:
-    only the dict `ev` is copied."""
+    changing `g`, `ev` or a container in place takes it first (`own`, the ruleset's
+    `callables.shares`), all are shared, the marks too."""
     if getattr(st.callables, "shares", False):
-        return None, (dict.copy if st.entities else None), False
+        return None, None, False
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -763,8 +776,8 @@ def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> A
 
 def _owner(st: State, keys: frozenset[str]) -> Any:
     """`own(st, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
-    and added to it. The dict `g` (G_KEY, taken first whenever a key names a global: its
-    copy is the one changed), the marks (MARKS_KEY), `ent_alive` (ALIVE_KEY) and a list of
+    and added to it. The dicts `g` (G_KEY) and `ev` (EV_KEY), each taken first whenever a
+    key names a global, or an entity member (its copy is the one changed), the marks (MARKS_KEY), `ent_alive` (ALIVE_KEY) and a list of
     scalars or of entities are copied flat, a per-seat list of lists or maps of scalars two
     levels deep, an entity member's column entries holding lists of scalars flat; anything
     else deeply."""
@@ -778,8 +791,11 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
     if G_KEY in keys or any(k[0] not in ".#" for k in keys):
         keys = keys | {G_KEY}
         lines += [f"    if {G_KEY!r} not in owned:", "        g = st.g = g.copy()"]
+    if EV_KEY in keys or any(k[0] == "." for k in keys):
+        keys = keys | {EV_KEY}
+        lines += [f"    if {EV_KEY!r} not in owned:", "        ev = st.ev = ev.copy()"]
     for k in sorted(keys):
-        if k in scalar or k == G_KEY:
+        if k in scalar or k in (G_KEY, EV_KEY):
             continue
         lines.append(f"    if {k!r} not in owned:")
         if k == MARKS_KEY:

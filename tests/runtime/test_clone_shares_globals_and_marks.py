@@ -1,7 +1,8 @@
-"""A clone shares its original's dict of globals, its marks and the list of which entities are
-alive until one of the two assigns a global, marks, unmarks or removes an entity (`State.own`,
-`State.own_marks`, `State.remove_entity`): these tests change each copy, through generated
-code and through closures alone, and check that the others never see it."""
+"""A clone shares its original's dicts of globals and of entity columns, its marks and the list
+of which entities are alive until one of the two assigns a global or an entity's member, marks,
+unmarks or removes an entity (`State.own`, `State.own_marks`, `State.remove_entity`): these
+tests change each copy, through generated code and through closures alone, and check that the
+others never see it."""
 
 from __future__ import annotations
 
@@ -161,9 +162,26 @@ def test_a_clone_shares_the_globals_until_a_move_of_either_assigns_one(rules) ->
     assert _look(c) == theirs
 
 
-def test_a_position_written_into_a_new_game_leaves_the_next_new_game_as_declared(rules) -> None:
-    names = [c.name for c in Game.new(rules, 2, {}, seed=4).st.comps]
-    placed = Game.from_position(rules, {"zones": {"deck": names}, "vars": {"hints": 5, "cleared": [1, 2]}}, seed=4)
+@pytest.mark.parametrize("first", [True, False])
+def test_a_position_written_into_a_new_game_leaves_the_next_new_game_as_declared(rules, first: bool) -> None:
+    names = [f"{n}" for n in range(1, 7)]
+    if not first:  # else the position's game is the first copy of the table template
+        assert [c.name for c in Game.new(rules, 2, {}, seed=4).st.comps] == names
+    position = {"zones": {"deck": names}, "vars": {"hints": 5, "cleared": [1, 2]}, "entities": {"tile1": {"visits": 7}}}
+    placed = Game.from_position(rules, position, seed=4)
     assert placed.st.g["hints"] == 5 and placed.st.g["cleared"] == [1, 2]
+    assert placed.st.member(placed.st.entities[0], "visits") == 7
     fresh = Game.new(rules, 2, {}, seed=4)  # the same table template as the position's
     assert fresh.st.g["hints"] == 0 and fresh.st.g["cleared"] == [0, 0]
+    assert fresh.st.member(fresh.st.entities[0], "visits") == 0
+
+
+def test_a_clone_shares_the_entity_columns_until_a_move_of_either_sets_a_member(rules) -> None:
+    g = Game.new(rules, 2, {}, seed=5)
+    c = g.clone()
+    assert c.st.ev is g.st.ev  # no copy yet
+    _do(c, "retire")  # `t.visits += 1`: the clone takes a dict and a column of its own first
+    assert c.st.ev is not g.st.ev and c.st.ev["visits"] is not g.st.ev["visits"]
+    assert c.st.member(c.st.entities[0], "visits") == 1 and g.st.member(g.st.entities[0], "visits") == 0
+    _do(g, "retire", 1)
+    assert c.st.member(c.st.entities[1], "visits") == 0 and g.st.member(g.st.entities[1], "visits") == 1
