@@ -18,6 +18,7 @@ from dsl.ir import Ruleset
 from runtime import builtins as B
 from runtime import codegen, outcomes, picks
 from runtime.errors import RuleError
+from runtime.state import G_KEY, MARKS_KEY
 from runtime.values import ZoneRef
 
 Fn = Callable[[Any, list], Any]
@@ -336,7 +337,8 @@ class Compiler:
     def _owned_keys(self) -> dict[str, frozenset[str]]:
         """What each unit of execution takes as its own before it runs (`State.own`), by body
         ("move I", "trigger I", "setup"): the roots (global names, ".member" for an entity
-        member's column) of the containers it or a procedure it calls changes in place, with
+        member's column, MARKS_KEY for the marks) of the containers it or a procedure it calls
+        changes in place, and G_KEY when it assigns a global (the dict `g` changes), with
         those of every trigger (a trigger runs in the middle of a move or of the setup). Taken
         at the start, a local read of a root later changed sees the change, as it would with
         no copy on write.
@@ -405,8 +407,10 @@ class Compiler:
         local = sc.lookup(name) is not None
         w = self._writes
         at = [x for k, x in path[:-1] if k == "attr"]  # entities' members on the way to the container
-        if not path:  # a variable replaced whole (a local's is nobody else's)
+        if not path:  # a variable replaced whole (a local's is nobody else's), in the dict `g`
             key = None if local else name
+            if not local:
+                w.keys.add(G_KEY)
         elif path[-1][0] == "attr":  # an entity's member replaced in its column, changed in place
             key = "." + path[-1][1]
             w.keys.add(key)
@@ -1221,10 +1225,12 @@ class Compiler:
         return lambda st, env: st.reveal(z(st, env), n.span)
 
     def st_mark_stmt(self, n, sc, what, value):
+        self._writes.keys.add(MARKS_KEY)  # the marks change in place (`_owned_keys`)
         w, v = self.ex(what, sc), self.ex(value, sc)
         return lambda st, env: st.mark(w(st, env), v(st, env))
 
     def st_unmark_stmt(self, n, sc, what):
+        self._writes.keys.add(MARKS_KEY)
         w = self.ex(what, sc)
         return lambda st, env: st.unmark(w(st, env))
 

@@ -571,8 +571,10 @@ class Game:
         new = _new_game(Game)
         d = new.__dict__ = self.__dict__.copy()
         d["st"] = self.st.clone()
-        d["_listing"] = None
-        d["_sim_lists"] = {}
+        if self._listing is not None:
+            d["_listing"] = None
+        if self._plan.simultaneous:  # else `_sim_lists` stays the empty dict it was made (no round to list): shared
+            d["_sim_lists"] = {}
         return new
 
     # ---- queries ----

@@ -20,6 +20,13 @@ from runtime.values import Comp, Ent, ZoneRef
 _new = object.__new__
 _NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
 _NO_MEMO = (-1, None)  # `State.fn_memo` of a clone: no version yet (runtime.codegen makes a list at the first use)
+# the keys of `State.owned` (beside global names and ".member") for the dicts of globals `g`
+# and of entity columns `ev`, the marks and the entities' `ent_alive`: never a name of the language
+# (`runtime.compile.Compiler._owned_keys`)
+G_KEY = "#g"
+EV_KEY = "#ev"
+MARKS_KEY = "#marks"
+ALIVE_KEY = "#alive"
 
 
 class GameEnded(Exception):
@@ -48,7 +55,7 @@ class State:
         # member name -> its value for each entity (`e._n`), ABSENT for an entity without it: the
         # entities' fields and variables (`make`, `add_member`); read them with `member`
         self.ev: dict[str, list[Any]] = {}
-        self.ent_alive: list[bool] = []  # by `e._n`: still in play (`remove_entity`)
+        self.ent_alive: list[bool] = []  # by `e._n`: still in play (`remove_entity`); shared with a clone till one removes
         self.g: dict[str, Any] = {}
         self.step = ""
         self.actor = 0
@@ -59,6 +66,7 @@ class State:
         self.ended_by: tuple[str, Any] | None = None  # (rule, span of its `end game`): why the game ended
         self.events: list[Event] = []  # a game's own is observable when made under `runtime.events.observing`
         self.events_shared = False  # `events` is another state's list too: see `own_events`
+        # component id -> its marks, a tuple; shared with a clone till one of the two marks (`own_marks`)
         self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
         # (component name, index of the zone it entered) for each move of a component while a
@@ -101,9 +109,9 @@ class State:
         self.scalar_members: frozenset[str] = frozenset()
         self.flat_members: frozenset[str] = frozenset()
         self.nested_members: frozenset[str] = frozenset()  # globals holding per-seat lists or maps of scalars
-        # the roots (global names, ".member" for an entity member's column and its entries)
-        # whose containers are this state's alone, not shared with a clone: what a rule changes
-        # in place it takes first (`own`); a clone's and its original's are empty
+        # the roots (global names, ".member" for an entity member's column and its entries,
+        # G_KEY, EV_KEY, MARKS_KEY, ALIVE_KEY) whose containers are this state's alone, not shared with a clone:
+        # what a rule changes in place it takes first (`own`); a clone's and its original's are empty
         self.owned: set[str] | frozenset[str] = _NOT_OWNED
         self.own_plans: dict[frozenset[str], Any] = {}  # keys -> how `own` copies them (`_owner`), shared by clones
 
@@ -113,6 +121,17 @@ class State:
             self.loc = self.loc[:]
             self.loc_shared = False
         return self.loc
+
+    def own_marks(self) -> dict[int, tuple[Any, ...]]:
+        """`marks`, to change: a copy of its own first when it may be shared with a clone."""
+        owned = self.owned
+        if MARKS_KEY in owned:
+            return self.marks
+        if owned is _NOT_OWNED:
+            owned = self.owned = set()
+        m = self.marks = self.marks.copy()  # its values are tuples: shared
+        owned.add(MARKS_KEY)  # type: ignore[union-attr]
+        return m
 
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
@@ -136,7 +155,7 @@ class State:
         return ev
 
     def own(self, keys: frozenset[str]) -> None:
-        """Take the containers under `keys` (global names, ".member") as this
+        """Take the containers under `keys` (global names, ".member", G_KEY, MARKS_KEY) as this
         state's alone: each shared with a clone is copied (as deeply as it may be changed;
         entities, components and other immutable values shared). Called by a unit of execution
         before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
@@ -149,33 +168,37 @@ class State:
         owned = self.owned
         if owned is _NOT_OWNED:
             owned = self.owned = set()
-        f(self.g, self.ev, owned)
+        f(self, owned)
         memo = self.fn_memo[1]
         if memo and any(v.__class__ not in _ATOMS for v in memo.values()):
             self.fn_memo = _NO_MEMO  # a memoised container may be one just copied: the copy is read from now on
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: the list of zones, the dicts of variables and of
-        entity columns, the marks and the chance source's RNG are copied; components,
-        entities, zone references and compiled rules are shared (immutable). Events are
-        immutable, so only the list holding them is copied, by the first of the two to record
-        one (`own_events`); the components' locations likewise (`own_loc`), and the containers
-        variables and entity members hold (lists, maps, the columns): each rule takes those it
-        changes in place first (`own`), so both copies start owning none.
+        """An independent copy for search: the list of zones and the chance source's RNG are
+        copied; components, entities, zone references and compiled rules are shared
+        (immutable). Events are immutable, so only the list holding them is copied, by the
+        first of the two to record one (`own_events`); the components' locations likewise
+        (`own_loc`), the marks (`own_marks`), which entities are alive (`remove_entity`), the
+        dicts of variables and of entity columns and the containers variables and entity
+        members hold (lists, maps, the columns): each rule takes those it changes first
+        (`own`), so both copies start owning none. (A table template's copy, the state of a
+        new game, takes its own dict of variables at once: the game's position is written
+        into it directly, `Game.from_position`.)
 
         What a copy takes is planned once per game's tables (`clone_plan`): when the rules
         could tell a copy on write from a copy (the ruleset's `callables.shares` is false: a
         local's container changed in place, say; see `Compiler._owned_keys`), the containers
-        are copied here instead: per-seat scalar lists flat, the rest deeply."""
+        are copied here instead: the dicts of variables and of columns, per-seat scalar lists
+        flat, the rest deeply, and the marks."""
+        plan = self.clone_plan
+        if plan is None:  # planned before the copy, which then knows it may share (see `set_member`)
+            plan = self.clone_plan = _plan(self)
         new = _new(State)
         d = new.__dict__ = self.__dict__.copy()  # the shared and the immutable (atoms, tuples, outcome...)
         if len(d) != _STATE_FIELDS:  # something this method does not know: copy it all, slowly
             return self._clone_all(new)
-        plan = self.clone_plan
-        if plan is None:
-            plan = self.clone_plan = _plan(self)
-        copy_g, columns = plan
+        copy_g, columns, marks = plan
         chance = self.chance
         if chance is not None:  # `chance.share()`, inline: copied by whichever of the two draws first (`ChanceSource.own`)
             chance.shares += 1
@@ -186,16 +209,17 @@ class State:
             d["events"] = []
         d["dirty"] = self.dirty.copy()
         self.loc_shared = d["loc_shared"] = True  # `loc` is copied by the first of the two to move a component
-        # its values are tuples. Copied for the clone, the original left as it is: a state may be
-        # cloned by several threads at once (a ruleset's table template, by new games)
-        d["marks"] = self.marks.copy()
+        if marks:  # a rule may change them in place without `own` (its values are tuples: shared)
+            d["marks"] = self.marks.copy()
         d["fn_memo"] = _NO_MEMO  # no version: the first memoised function call makes its own
         if self.passing is not None:  # what a reader watches is the game's own state's moves
             d["passing"] = None
         if columns is not None:  # the entities are shared; their columns are copied
-            d["ent_alive"] = self.ent_alive[:]
             d["ev"] = columns(self.ev)
-        d["g"] = copy_g(self.g)
+        if copy_g is not None:
+            d["g"] = copy_g(self.g)
+        elif chance is None:  # a table template's copy (see above)
+            d["g"] = self.g.copy()
         self.owned = d["owned"] = _NOT_OWNED  # the containers a rule took are shared from now on
         return new
 
@@ -257,9 +281,11 @@ class State:
         e = Ent(decl.name, index, name, {})
         e._n = len(self.entities)
         e.keys = (*vals, "name", "index")
-        # a new list: once the tables are built, a game shares the list with its clones
+        # new lists: once the tables are built, a game shares them with its clones
         self.entities = [*self.entities, e]
-        self.ent_alive.append(True)
+        self.ent_alive = [*self.ent_alive, True]
+        if self.clone_plan is not None:  # perhaps a clone's too: a dict of its own
+            self._own_ev()
         for name, col in self.ev.items():
             if self.clone_plan is None:  # no clone yet to share the columns with
                 col.append(ABSENT)
@@ -272,6 +298,8 @@ class State:
     def _column(self, name: str) -> list[Any]:
         col = self.ev.get(name)
         if col is None:
+            if self.clone_plan is not None:  # perhaps a clone's too: a dict of its own
+                self._own_ev()
             col = self.ev[name] = [ABSENT] * len(self.entities)
         elif self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too: a list of its own
             col = self._own_column(name)
@@ -279,12 +307,21 @@ class State:
 
     def _own_column(self, name: str) -> list[Any]:
         """Entity member `name`'s column, copied as this state's own (and kept so: `owned`)."""
-        col = self.ev[name] = self.ev[name][:]
+        ev = self._own_ev()
+        col = ev[name] = ev[name][:]
+        self.owned.add("." + name)  # type: ignore[union-attr]
+        return col
+
+    def _own_ev(self) -> dict[str, list[Any]]:
+        """`ev`, to change: a copy of its own first when it may be shared with a clone (`owned`
+        becomes a set)."""
         owned = self.owned
         if owned is _NOT_OWNED:
             owned = self.owned = set()
-        owned.add("." + name)  # type: ignore[union-attr]
-        return col
+        if EV_KEY not in owned:
+            self.ev = self.ev.copy()
+            owned.add(EV_KEY)  # type: ignore[union-attr]
+        return self.ev
 
     def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
         """Give entity `e` (while the tables are built) its zone (in `e.d`) or variable (in its
@@ -607,6 +644,12 @@ class State:
         return got
 
     def remove_entity(self, e: Ent) -> None:
+        owned = self.owned
+        if ALIVE_KEY not in owned:  # perhaps a clone's too: a list of its own
+            if owned is _NOT_OWNED:
+                owned = self.owned = set()
+            self.ent_alive = self.ent_alive[:]
+            owned.add(ALIVE_KEY)  # type: ignore[union-attr]
         self.ent_alive[e._n] = False
         self.version += 1
         self.dirty.update(e.set_names)
@@ -642,13 +685,14 @@ class State:
         self.version += 1
         if self.marks_watched:
             self.dirty.update(("marks", "has_mark"))
-        self.marks[c.id] = self.marks.get(c.id, ()) + (value,)  # tuples: a clone shares them
+        marks = self.own_marks()
+        marks[c.id] = marks.get(c.id, ()) + (value,)  # tuples: a clone shares them
 
     def unmark(self, c: Comp) -> None:
         self.version += 1
         if self.marks_watched:
             self.dirty.update(("marks", "has_mark"))
-        self.marks.pop(c.id, None)
+        self.own_marks().pop(c.id, None)
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
@@ -659,13 +703,13 @@ _STATE_FIELDS = len(State(1, {}, None).__dict__)
 
 
 def _plan(st: State) -> tuple:
-    """How to copy `st`'s globals and entity columns: (`copy_g(g) -> copy of g`, `columns(ev)
-    -> copy of ev` or None when there are no entities), both generated for the ruleset. When
-    every rule changing a container in place takes its root first (`own`, the ruleset's
-    `callables.shares`), the containers are shared, the entity columns too: only the dicts
-    `g` and `ev` are copied."""
+    """How to copy `st`'s globals, entity columns and marks: (`copy_g(g) -> copy of g` or None
+    when `g` is shared, `columns(ev) -> copy of ev` or None when there are no entities,
+    whether the marks are copied), the first two generated for the ruleset. When every rule
+    changing `g`, `ev` or a container in place takes it first (`own`, the ruleset's
+    `callables.shares`), all are shared, the marks too."""
     if getattr(st.callables, "shares", False):
-        return dict.copy, (dict.copy if st.entities else None)
+        return None, None, False
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}  # every entity is in `entities`
     g_flat = tuple(n for n in st.loose if n in flat)
@@ -684,7 +728,7 @@ def _plan(st: State) -> tuple:
     # the entities having each member (by their kinds' declarations): the only non-ABSENT places of its column
     having = {name: tuple(e._n for e in st.entities if name in st.loose_members.get(e.kind, ())) for name in st.ev}
     return (_globals_copier(g_flat + g_ents, g_nested, g_deep, st.nseats),
-            _column_copier(how, having) if st.entities else None)
+            _column_copier(how, having) if st.entities else None, True)
 
 
 def _globals_copier(flat: tuple[str, ...], nested: tuple[str, ...], deep: tuple[str, ...], nseats: int) -> Any:
@@ -731,22 +775,34 @@ def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> A
 
 
 def _owner(st: State, keys: frozenset[str]) -> Any:
-    """`own(g, ev, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
-    and added to it. A list of scalars or of entities is copied flat, a per-seat list of lists
-    or maps of scalars two levels deep, an entity member's column entries holding lists of
-    scalars flat; anything else deeply."""
+    """`own(st, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
+    and added to it. The dicts `g` (G_KEY) and `ev` (EV_KEY), each taken first whenever a
+    key names a global, or an entity member (its copy is the one changed), the marks (MARKS_KEY), `ent_alive` (ALIVE_KEY) and a list of
+    scalars or of entities are copied flat, a per-seat list of lists or maps of scalars two
+    levels deep, an entity member's column entries holding lists of scalars flat; anything
+    else deeply."""
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}
     kinds: dict[str, list[str]] = {}
     for kind, members in st.loose_members.items():
         for m in members:
             kinds.setdefault(m, []).append(f"{kind}.{m}")
-    lines = ["def own(g, ev, owned):"]
+    lines = ["def own(st, owned):", "    g = st.g", "    ev = st.ev"]
+    if G_KEY in keys or any(k[0] not in ".#" for k in keys):
+        keys = keys | {G_KEY}
+        lines += [f"    if {G_KEY!r} not in owned:", "        g = st.g = g.copy()"]
+    if EV_KEY in keys or any(k[0] == "." for k in keys):
+        keys = keys | {EV_KEY}
+        lines += [f"    if {EV_KEY!r} not in owned:", "        ev = st.ev = ev.copy()"]
     for k in sorted(keys):
-        if k in scalar:
+        if k in scalar or k in (G_KEY, EV_KEY):
             continue
         lines.append(f"    if {k!r} not in owned:")
-        if k[0] == ".":
+        if k == MARKS_KEY:
+            lines.append("        st.marks = st.marks.copy()")
+        elif k == ALIVE_KEY:
+            lines.append("        st.ent_alive = st.ent_alive[:]")
+        elif k[0] == ".":
             m = k[1:]
             lines += [f"        col = ev.get({m!r})", "        if col is not None:", f"            col = ev[{m!r}] = col[:]",
                       "            for i, x in enumerate(col):"]

@@ -81,14 +81,15 @@ def determinise(game: Any, seat: int, rng: random.Random) -> Any:
         for n, c in zip(free, rest):
             pool[n] = c
     new_zones = {z.idx: list(st.zones[z.idx]) for z in hidden}  # zone lists are copy-on-write
+    own_marks = st.own_marks()  # the clone shares the game's marks till one of the two changes them
     for c in pool:
-        st.marks.pop(c.id, None)
+        own_marks.pop(c.id, None)
     loc = st.own_loc()
     for (i, k), c, m in zip(slots, pool, marks):
         new_zones[i][k] = c
         loc[c.id] = i
         if m is not None:
-            st.marks[c.id] = m
+            own_marks[c.id] = m
     for i, zone in new_zones.items():
         st.zones[i] = zone
     g.forget_choices(keep=seat)  # other seats' sealed moves at a simultaneous step are unknown too
