@@ -66,7 +66,8 @@ class State:
         self.ended_by: tuple[str, Any] | None = None  # (rule, span of its `end game`): why the game ended
         self.events: list[Event] = []  # a game's own is observable when made under `runtime.events.observing`
         self.events_shared = False  # `events` is another state's list too: see `own_events`
-        # component id -> its marks, a tuple; shared with a clone till one of the two marks (`own_marks`)
+        # component id -> its marks, a tuple; shared with a clone till one of the two marks
+        # (`own_marks`), unless the ruleset's clones copy their containers (see `clone`)
         self.marks: dict[int, tuple[Any, ...]] = {}
         self.reveals: list[dict[str, Any]] = []
         # (component name, index of the zone it entered) for each move of a component while a
@@ -155,9 +156,9 @@ class State:
         return ev
 
     def own(self, keys: frozenset[str]) -> None:
-        """Take the containers under `keys` (global names, ".member", G_KEY, MARKS_KEY) as this
-        state's alone: each shared with a clone is copied (as deeply as it may be changed;
-        entities, components and other immutable values shared). Called by a unit of execution
+        """Take the containers under `keys` (global names, ".member", G_KEY, EV_KEY, MARKS_KEY,
+        ALIVE_KEY) as this state's alone: each shared with a clone is copied (as deeply as it
+        may be changed; entities, components and other immutable values shared). Called by a unit of execution
         before it runs (`runtime.compile.Compiler._owned_keys`), so that it changes them in
         place safely. How each set of keys is copied is generated once (`_owner`). Memoised
         function answers are forgotten when one may hold a container just copied. Raises
@@ -175,8 +176,8 @@ class State:
 
     # ---- copying ----
     def clone(self) -> State:
-        """An independent copy for search: the list of zones and the chance source's RNG are
-        copied; components, entities, zone references and compiled rules are shared
+        """An independent copy for search: the list of zones is copied, and the chance source's
+        RNG by the first of the two to draw (`ChanceSource.own`); components, entities, zone references and compiled rules are shared
         (immutable). Events are immutable, so only the list holding them is copied, by the
         first of the two to record one (`own_events`); the components' locations likewise
         (`own_loc`), the marks (`own_marks`), which entities are alive (`remove_entity`), the
@@ -190,7 +191,11 @@ class State:
         could tell a copy on write from a copy (the ruleset's `callables.shares` is false: a
         local's container changed in place, say; see `Compiler._owned_keys`), the containers
         are copied here instead: the dicts of variables and of columns, per-seat scalar lists
-        flat, the rest deeply, and the marks."""
+        flat, the rest deeply, and the marks.
+
+        Code outside the rules that changes a state that may have a clone (or be one) goes
+        through `set_member`, `own_marks` or `own` (a global's name, or G_KEY before assigning
+        one) first: writing `st.g`, `st.ev` or `st.marks` directly would reach the other copy."""
         plan = self.clone_plan
         if plan is None:  # planned before the copy, which then knows it may share (see `set_member`)
             plan = self.clone_plan = _plan(self)
@@ -306,11 +311,11 @@ class State:
         return col
 
     def _own_column(self, name: str) -> list[Any]:
-        """Entity member `name`'s column, copied as this state's own (and kept so: `owned`)."""
-        ev = self._own_ev()
-        col = ev[name] = ev[name][:]
-        self.owned.add("." + name)  # type: ignore[union-attr]
-        return col
+        """Entity member `name`'s column, copied as this state's own (and kept so: `owned`),
+        entries that are containers included (`own`): a later rule's in-place write into one
+        trusts `owned` and must not reach a clone or a table template."""
+        self.own(frozenset(("." + name,)))
+        return self.ev[name]
 
     def _own_ev(self) -> dict[str, list[Any]]:
         """`ev`, to change: a copy of its own first when it may be shared with a clone (`owned`
@@ -776,11 +781,12 @@ def _column_copier(how: dict[str, str], having: dict[str, tuple[int, ...]]) -> A
 
 def _owner(st: State, keys: frozenset[str]) -> Any:
     """`own(st, owned)`, generated for `keys` (`State.own`): each key not in `owned` copied
-    and added to it. The dicts `g` (G_KEY) and `ev` (EV_KEY), each taken first whenever a
-    key names a global, or an entity member (its copy is the one changed), the marks (MARKS_KEY), `ent_alive` (ALIVE_KEY) and a list of
-    scalars or of entities are copied flat, a per-seat list of lists or maps of scalars two
-    levels deep, an entity member's column entries holding lists of scalars flat; anything
-    else deeply."""
+    and added to it. The dict of globals `g` (G_KEY) is taken first whenever a key names a
+    global, and the dict of entity columns `ev` (EV_KEY) whenever one names an entity member
+    (".name"): it is the copy that is changed. The marks (MARKS_KEY), `ent_alive` (ALIVE_KEY)
+    and a list of scalars or of entities are copied flat, a per-seat list of lists or maps of
+    scalars two levels deep, an entity member's column entries holding lists of scalars flat;
+    anything else deeply."""
     flat, scalar, nested = st.flat_members, st.scalar_members, st.nested_members
     sets = {n for e in st.entities for n in e.set_names}
     kinds: dict[str, list[str]] = {}

@@ -185,3 +185,51 @@ def test_a_clone_shares_the_entity_columns_until_a_move_of_either_sets_a_member(
     assert c.st.member(c.st.entities[0], "visits") == 1 and g.st.member(g.st.entities[0], "visits") == 0
     _do(g, "retire", 1)
     assert c.st.member(c.st.entities[1], "visits") == 0 and g.st.member(g.st.entities[1], "visits") == 1
+
+
+LIST_MEMBERS = """\
+game listmembers
+seats 2
+
+entity tile(number: int) "a tile" {
+  var cubes: list<int> = [0, 0]
+}
+entities tiles = [tile(1), tile(2)] "two tiles"
+
+setup { turn 0 }
+step play then end turn
+move add(t in tiles) during play "a cube of the seat's on a tile" { t.cubes[actor] += 1 }
+"""
+
+
+@pytest.fixture(params=["generated", "closures"])
+def list_members(request, monkeypatch):
+    """A ruleset whose entity member holds a list changed in place, compiled either way."""
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    if request.param == "closures":
+        monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    return load_from_sources((("listmembers/game.ludex", LIST_MEMBERS),))
+
+
+def _cubes(g: Game, tile: int) -> list[int]:
+    return list(g.st.member(g.st.entities[tile], "cubes"))
+
+
+def _add(g: Game, tile: str) -> None:
+    g.apply(0, next(m for m in g.legal_moves(0) if m.to_dict()["args"]["t"] == tile))
+
+
+def test_a_list_member_set_from_outside_a_rule_is_copied_whole_before_a_move_writes_into_it(list_members) -> None:
+    """A member set outside any rule (a position, or code holding a clone) takes its column as the
+    state's own; a later move writing into another entity's list must not reach the table template
+    nor the clone's original (the column's lists were copied with it)."""
+    Game.new(list_members, 2, {}, seed=0)  # the table template exists and has been copied once
+    placed = Game.from_position(list_members, {"entities": {"tile1": {"cubes": [5, 5]}}}, seed=1)
+    _add(placed, "tile2")
+    assert _cubes(placed, 0) == [5, 5] and _cubes(placed, 1) == [1, 0]
+    fresh = Game.new(list_members, 2, {}, seed=0)
+    assert _cubes(fresh, 0) == [0, 0] and _cubes(fresh, 1) == [0, 0]  # as declared
+    twin = fresh.clone()
+    twin.st.set_member(twin.st.entities[0], "cubes", [3, 3])
+    _add(twin, "tile2")
+    assert _cubes(twin, 1) == [1, 0] and _cubes(fresh, 0) == [0, 0] and _cubes(fresh, 1) == [0, 0]
