@@ -211,6 +211,7 @@ class Gen:
         # global variables indexed as Python sequences, and per-seat ones whose elements are
         self.global_seqs = {v.name for v in rs.vars if not v.per_seat and not v.per and seq(v.type)}
         self.per_seat_seqs = {v.name for v in rs.vars if v.per_seat and not v.per and seq(v.type)}
+        self.seq_lists = {v.name for v in rs.vars if v.type.name == "list"}  # of those, the lists (not maps)
         # locals holding a list of hashable values (`let vs = [x.value for x in xs]`)
         self.scalar_lists: set[str] = set()
         # attributes only components have: read as Python attributes (`card.colour`, see Comp)
@@ -434,12 +435,21 @@ class Gen:
         shape = self.shape(n, env)
         if shape == "zone":
             return f"Z[{self.ex(n, env)}.idx]"
-        if shape == "list":
+        if shape == "list" or self._seq_var(n, env):
             return self.ex(n, env)
         text = self.ex(n, env)
         if _LOCAL.fullmatch(text):  # a local: test for a list in place, no call for the common case
             return f"({text} if {text}.__class__ is list else ITEMS(st, {text}))"
         return f"ITEMS(st, {text})"
+
+    def _seq_var(self, n: A.Node, env: dict[str, str]) -> bool:
+        """Whether `n` reads a variable declared as a list of values that are not components (a
+        global one, or a per-seat one's element): a Python sequence, never a zone or none, whose
+        elements are what `State.items` gives (so it is iterated or tested in place, no call)."""
+        if n.op == "name":
+            return n.args[0] not in env and n.args[0] in self.global_seqs and n.args[0] in self.seq_lists
+        return (n.op == "index" and n.args[0].op == "name" and n.args[0].args[0] not in env
+                and n.args[0].args[0] in self.per_seat_seqs and n.args[0].args[0] in self.seq_lists)
 
     # ---- expressions: DSL node -> Python expression text; `env` maps DSL locals to Python names ----
     def ex(self, n: A.Node, env: dict[str, str]) -> str:
