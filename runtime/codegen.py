@@ -675,7 +675,7 @@ class Gen:
         if op == "neg":
             return True
         if op == "binop":
-            return args[0] in ("-", "*", "//", "%") or (args[0] == "+" and self.numeric(args[1], env))
+            return args[0] in ("-", "*", "//", "%") or (args[0] == "+" and (self.numeric(args[1], env) or self.numeric(args[2], env)))
         if op == "call":
             name = args[0]
             if name in self.fns:
@@ -729,7 +729,7 @@ class Gen:
 
     def ex_binop(self, n, env, op, x, y):
         a, b = self.ex(x, env), self.ex(y, env)
-        if op == "+" and not (_int_lit(x) or _int_lit(y) or self.numeric(x, env)):  # an int: the other side is one too
+        if op == "+" and not (_int_lit(x) or _int_lit(y) or self.numeric(x, env) or self.numeric(y, env)):  # an int: the other side is one too
             return f"ADD(st, {a}, {b})"
         if op == "++":
             if self.shape(x, env) == "list" and self.shape(y, env) == "list":
@@ -1021,8 +1021,10 @@ class Gen:
             return "(True if " + f" {'and' if fname == 'all' else 'or'} ".join(f"({t})" for t in ok) + " else False)"
         clause, inner, pre = self._fors(fors, env)
         e = self.ex(elem, inner)
-        if fname in ("any", "all", "sum"):
+        if fname in ("any", "all"):
             return self._pre(f"{fname}({e} {clause})", pre)
+        if fname == "sum":  # every element is added: a list comprehension beats a generator on small zones
+            return self._pre(f"sum([{e} {clause}])", pre)
         if fname == "count":
             return self._pre(f"len([1 {clause} if {e}])", pre)
         return self._pre(f"BI_{fname}(st, [{e} {clause}])", pre)
