@@ -354,3 +354,38 @@ def test_sums_of_the_rules_int_variables_are_python_additions(monkeypatch):
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
+
+
+IN_PLACE = "game in_place_demo\n" + CUBES + """
+const room = {"held": 3}
+zone held: per seat cube public = []
+var seen: list<colour> = []
+var kept: per seat list<colour> = []
+
+step play then end turn
+move take(k in bag) during play
+  require k.colour not in kept[actor] or size(seen) < 2 else "kept already"
+  require size(held[actor]) < room["held"] + sum(1 for c in seen) - count(c == k.colour for c in kept[actor]) else "full"
+{
+  move k to held[actor]
+  seen = seen + [k.colour]
+  kept[actor] = kept[actor] + [k.colour]
+}
+"""
+
+
+def test_list_variables_are_read_in_place_and_int_sums_added(monkeypatch):
+    """A list variable of values (global, or a per-seat one's element) is tested and counted in
+    place, with no `ITEMS` call; `room["held"] + sum(...)` is Python's `+` because its right side
+    is an int (no `ADD`), and the sum adds a list comprehension; the moves and the final state
+    are the closures'."""
+    rs = load_from_sources((("in_place.ludex", IN_PLACE),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    assert "ITEMS(" not in search and "ADD(" not in search and "sum([" in search
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
+    assert any(len(moves) < 9 for game in seen for moves in game[:-1])  # the requires refuse some takes
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
