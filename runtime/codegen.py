@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 import keyword
 import re
+from collections import _count_elements  # type: ignore[attr-defined]
+from operator import attrgetter, itemgetter
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +66,7 @@ def _concat(st: Any, a: Any, b: Any) -> list:
 
 
 _ABSENT = object()
+_D = attrgetter("d")
 
 
 def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
@@ -85,9 +88,8 @@ def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     by = t[1].get(attr)
     if by is None:
         by = {}
-        for c in lst:
-            x = c.d[attr]
-            by[x] = by.get(x, 0) + 1
+        # Counter's own counting loop (C), on a plain dict: the same counts in first-seen order
+        _count_elements(by, map(itemgetter(attr), map(_D, lst)))
         t[1][attr] = by  # complete before it is seen
     return by
 
