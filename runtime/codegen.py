@@ -18,8 +18,8 @@ import itertools
 import keyword
 import re
 from collections import _count_elements  # type: ignore[attr-defined]
-from operator import attrgetter, itemgetter
 from collections.abc import Callable
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from dsl import ast as A

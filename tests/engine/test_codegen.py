@@ -389,3 +389,55 @@ def test_list_variables_are_read_in_place_and_int_sums_added(monkeypatch):
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
+
+
+FOUND = "game found_demo\n" + CUBES + """
+entity pile(hue: colour, rank: int) {
+  zone cubes: cube public = []
+  var hits: int = 0
+}
+entities piles = [pile(c, i) for c in colour for i in 1..2]
+
+fn pile_of(c: colour) -> pile = [p for p in piles if p.hue == c][0]
+fn by_rank(r: int) -> pile = [p for p in piles if r == p.rank][0]
+
+step play then end turn
+move sort(k in bag) during play
+  require size(pile_of(k.colour).cubes) < 2 else "that pile is full"
+{
+  move k to pile_of(k.colour).cubes
+  let p = by_rank(piles[size(piles[0].cubes) % 6].rank)
+  p.hits += 1
+}
+"""
+
+
+def _fn_source(rs, name: str) -> str:
+    c = rc.Compiler(rs)
+    c.program()
+    return c.source[c.source.index(f"def F_{name}("):].split("\n\n")[0]
+
+
+def test_an_entity_found_by_a_field_no_rule_assigns_is_looked_up(monkeypatch):
+    """`[p for p in piles if p.hue == c][0]` reads a field no rule assigns: the first pile of
+    that colour comes from a table kept per template (`FIND`), not a comprehension per call; the
+    moves and the final state (with the `hits` counted on the first pile of a rank) are the
+    closures'. A field a rule assigns (a pile's rank flips), or a ruleset that removes entities,
+    keeps the comprehension, and the closures' hits."""
+    rs = load_from_sources((("found.ludex", FOUND),))
+    assert "FIND(" in _fn_source(rs, "pile_of") and "FIND(" in _fn_source(rs, "by_rank")
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
+    assert any(len(moves) < 9 for game in seen for moves in game[:-1])  # full piles refuse cubes
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
+    monkeypatch.delenv("LUDEX_NO_CODEGEN")
+    assigned = load_from_sources((("assigned.ludex", FOUND.replace("p.hits += 1", "p.hits += 1\n  p.rank = 3 - p.rank")),))
+    assert "FIND(" in _fn_source(assigned, "pile_of") and "FIND(" not in _fn_source(assigned, "by_rank")
+    seen = [_moves_seen(assigned, s, final_state=True) for s in range(3)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(assigned, s, final_state=True) for s in range(3)] == seen
+    monkeypatch.delenv("LUDEX_NO_CODEGEN")
+    removed = load_from_sources((("removed.ludex", FOUND.replace("p.hits += 1", "remove p")),))
+    assert "FIND(" not in _fn_source(removed, "pile_of")
