@@ -1,17 +1,19 @@
 """Weather Machine random playouts, this checkout side by side with another (issue 27's target
 "Weather Machine playouts/s >= 3x today's, measured side by side against today's build").
 
-Two worker processes, one per checkout, each importing only its own checkout's code (its folder
-first on sys.path) and loading the ruleset once. The parent then alternates batches between
-them (base, this, base, this ... with the order flipped every round, so neither always runs
-second on a warm machine): each batch plays G seeded games of uniform random legal moves, game
+One worker process per checkout, each importing only its own checkout's code (its folder first
+on sys.path) and loading the ruleset once. The parent then alternates batches between them
+(base, this, base, this ... with each checkout leading in turn, so none always runs last on a
+warm machine): each batch plays G seeded games of uniform random legal moves, game
 creation included, and reports the CPU time (process_time) the worker spent in them. Cases:
 2 and 4 seats, and the solo variant (1 seat against the automaton). Prints each side's median
-playouts/s and plies/s, and the median of the per-round ratios this / base. Both sides play the
+playouts/s and plies/s, and the median of the per-round ratios checkout / base. Both sides play the
 same seeds with the same choice stream, so equal plies say the two engines played the same
 games (a difference is reported: it means the rules' behaviour changed between checkouts).
 
-    .venv/bin/python bench/wm_side_by_side.py --base ../wm-base [--rounds 5] [--games 10] [--only 2 4 solo]
+    .venv/bin/python bench/wm_side_by_side.py --base ../wm-base [--this DIR ...] [--rounds 5] [--games 10] [--only 2 4 solo]
+
+Several `--this` checkouts (today's main and a branch, say) are measured in the same rounds.
 
 The base checkout needs only its source tree (it runs under this checkout's interpreter).
 Prints only; no assertions. The machine is shared: read the ratios, and the load printed.
@@ -94,7 +96,7 @@ class Worker:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", default=str(ROOT.parent / "wm-base"), help="the checkout to compare against")
-    ap.add_argument("--this", default=str(ROOT), help="the checkout measured (default: this one)")
+    ap.add_argument("--this", nargs="+", default=[str(ROOT)], help="the checkouts measured (default: this one)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=10, help="games per batch (4 seats: half)")
     ap.add_argument("--only", nargs="*", default=list(CASES), choices=list(CASES))
@@ -103,27 +105,34 @@ def main() -> None:
     if a.worker:
         worker(a.worker)
         return
-    sides = {"base": Worker(Path(a.base).resolve()), "this": Worker(Path(a.this).resolve())}
-    print(f"base {Path(a.base).resolve()}  this {Path(a.this).resolve()}")
+    paths = {"base": Path(a.base).resolve()} | {f"this{i}" if len(a.this) > 1 else "this": Path(p).resolve()
+                                                 for i, p in enumerate(a.this, 1)}
+    sides = {name: Worker(path) for name, path in paths.items()}
+    names = list(sides)
+    for name, path in paths.items():
+        print(f"{name}: {path}")
     print(f"load before: {open('/proc/loadavg').read().split()[:3]}")
-    print(f"{'case':<6} {'base playouts/s':>15} {'plies/s':>9} {'this playouts/s':>15} {'plies/s':>9} {'ratio':>6}  per round")
+    head = f"{'case':<6} {'checkout':<8} {'playouts/s':>11} {'plies/s':>9} {'ratio':>6}  per round (checkout / base)"
+    print(head)
     try:
         for label in a.only:
             games = max(1, round(a.games * CASES[label][2]))
             for side in sides.values():
                 side.run(label, 1, 999)  # warm-up: ruleset load and first game out of the timing
-            res: dict[str, list[dict]] = {"base": [], "this": []}
+            res: dict[str, list[dict]] = {n: [] for n in names}
             for r in range(a.rounds):
-                order = ["base", "this"] if r % 2 == 0 else ["this", "base"]
-                for name in order:
+                k = r % len(names)
+                for name in names[k:] + names[:k]:  # each checkout leads in turn
                     res[name].append(sides[name].run(label, games, 100 + r))
-            ratios = [(games / t["cpu"]) / (games / b["cpu"]) for b, t in zip(res["base"], res["this"])]
-            med = {n: (statistics.median(games / x["cpu"] for x in v), statistics.median(x["plies"] / x["cpu"] for x in v))
-                   for n, v in res.items()}
-            same = all(b["plies"] == t["plies"] for b, t in zip(res["base"], res["this"]))
-            print(f"{label:<6} {med['base'][0]:>15,.1f} {med['base'][1]:>9,.0f} {med['this'][0]:>15,.1f} {med['this'][1]:>9,.0f} "
-                  f"{statistics.median(ratios):>6.2f}  {' '.join(f'{x:.2f}' for x in ratios)}"
-                  + ("" if same else "  (plies differ: not the same games)"), flush=True)
+            for name in names:
+                v = res[name]
+                ratios = [b["cpu"] / t["cpu"] for b, t in zip(res["base"], v)]
+                same = all(b["plies"] == t["plies"] for b, t in zip(res["base"], v))
+                rate = statistics.median(games / x["cpu"] for x in v)
+                plies = statistics.median(x["plies"] / x["cpu"] for x in v)
+                tail = "" if name == "base" else f"{statistics.median(ratios):>6.2f}  {' '.join(f'{x:.2f}' for x in ratios)}"
+                print(f"{label:<6} {name:<8} {rate:>11,.1f} {plies:>9,.0f} {tail}"
+                      + ("" if same else "  (plies differ: not the same games)"), flush=True)
     finally:
         for side in sides.values():
             side.close()
