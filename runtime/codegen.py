@@ -474,12 +474,12 @@ class Gen:
 
     def _seq_var(self, n: A.Node, env: dict[str, str]) -> bool:
         """Whether `n` reads a variable declared as a list of values that are not components (a
-        global one, a per-seat one's element, an entity's): a Python sequence, never a zone or none, whose
-        elements are what `State.items` gives (so it is iterated or tested in place, no call)."""
+        global one, a per-seat one's element, an entity's): a Python sequence, never a zone or
+        none, whose elements are what `State.items` gives (iterated or tested in place, no call)."""
         if n.op == "name":
             return n.args[0] not in env and n.args[0] in self.global_seqs and n.args[0] in self.seq_lists
         if n.op == "attr":  # an entity's variable holding a list of values, or a per-seat one
-            return n.args[1] in self.member_seqs
+            return n.args[1] in self.member_seqs and not (n.args[0].op == "name" and n.args[0].args[0] == "option")
         return (n.op == "index" and n.args[0].op == "name" and n.args[0].args[0] not in env
                 and n.args[0].args[0] in self.per_seat_seqs and n.args[0].args[0] in self.seq_lists)
 
