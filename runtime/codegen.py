@@ -17,7 +17,9 @@ from __future__ import annotations
 import itertools
 import keyword
 import re
+from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from dsl import ast as A
@@ -64,6 +66,7 @@ def _concat(st: Any, a: Any, b: Any) -> list:
 
 
 _ABSENT = object()
+_D = attrgetter("d")
 
 
 def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
@@ -85,13 +88,32 @@ def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     by = t[1].get(attr)
     if by is None:
         by = {}
-        for c in lst:
-            x = c.d[attr]
-            by[x] = by.get(x, 0) + 1
+        # Counter's own counting loop (C), on a plain dict: the same counts in first-seen order
+        _count_elements(by, map(itemgetter(attr), map(_D, lst)))
         t[1][attr] = by  # complete before it is seen
     return by
 
 
+
+
+def _find(st: Any, key: tuple[str, str, str], v: Any) -> Any:
+    """`[x for x in SET if x.FIELD == v][0]` (key ("$find", SET, FIELD)) for an entity set and a
+    hashable entity field no rule assigns (`Gen.fixed_fields`) in a ruleset that removes no
+    entity: the entity from a table {value: first position}, kept in `State.pure_memo` (shared
+    by the games of a template) with the set's list and the field's column it was made from,
+    and made again when either is another list. IndexError, as the comprehension's `[0]`, when
+    no entity has the value."""
+    m = st.pure_memo.get(key)
+    if m is None or m[0] is not st.g[key[1]] or m[1] is not st.ev[key[2]]:
+        lst, col = st.g[key[1]], st.ev[key[2]]
+        firsts: dict[Any, int] = {}
+        for i, x in enumerate(lst):
+            firsts.setdefault(col[x._n], i)
+        m = st.pure_memo[key] = (lst, col, firsts)  # complete before it is seen
+    i = m[2].get(v)
+    if i is None:
+        raise IndexError("list index out of range")
+    return m[0][i]
 
 
 def _tally_of(st: Any, z: ZoneRef, attr: str, keys: Any) -> dict[Any, int]:
@@ -158,7 +180,7 @@ PURE_MEMO_MAX = 20_000  # values `State.pure_memo` keeps per game template befor
 
 
 HELPERS = {"UNSET": UNSET, "ITEMS": State.items, "MEMBER": State.member, "IX": _index, "ADD": _add, "CAT": _concat, "DISPLAY": B.display, "FUNCS": B.FUNCS,
-           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "PROC": _proc, "ZoneRef": ZoneRef,
+           "END_GAME": _end_game, "PURE_MEMO_MAX": PURE_MEMO_MAX, "COUNT_OF": _count_of, "TALLY_OF": _tally_of, "TALLY_ZONES": _tally_zones, "COUNTS": _counts, "FIND": _find, "PROC": _proc, "ZoneRef": ZoneRef,
            "PICK_OFFER": picks.offer, "BUDGET": BudgetExceeded}
 
 
@@ -211,6 +233,7 @@ class Gen:
         # global variables indexed as Python sequences, and per-seat ones whose elements are
         self.global_seqs = {v.name for v in rs.vars if not v.per_seat and not v.per and seq(v.type)}
         self.per_seat_seqs = {v.name for v in rs.vars if v.per_seat and not v.per and seq(v.type)}
+        self.seq_lists = {v.name for v in rs.vars if v.type.name == "list"}  # of those, the lists (not maps)
         # locals holding a list of hashable values (`let vs = [x.value for x in xs]`)
         self.scalar_lists: set[str] = set()
         # attributes only components have: read as Python attributes (`card.colour`, see Comp)
@@ -245,6 +268,14 @@ class Gen:
         # a per-seat or per-enum variable holds a list or a dict, never a scalar
         self.scalar_attrs = _every_declaration(rs, lambda f: plain(f.type),
                                                lambda v: plain(v.type) and not v.per_seat and not v.per, ("name", "kind"))
+        # entity fields no rule assigns (nor flips), of hashable values, read from their columns, in
+        # a ruleset that removes no entity: each set's entity with a value is looked up (`_find`)
+        assigned = {x for m in A.walk(rs) if m.op == "target" for kind, x in m.args[1] if kind == "attr"}
+        removes = any(m.op == "remove_stmt" for m in A.walk(rs))
+        self.fixed_fields = set() if removes else (
+            {p.name for e in rs.entity_types for p in e.fields} - {v.name for e in rs.entity_types for v in e.vars}
+            - assigned) & self.scalar_attrs
+        self.entity_set_names = {e.name for e in rs.entity_sets}
         # attributes and globals always holding an int (for `+` without the list case)
         self.int_attrs = _every_declaration(rs, lambda f: _int_type(f.type),
                                             lambda v: _int_type(v.type) and not v.per_seat and not v.per)
@@ -434,12 +465,23 @@ class Gen:
         shape = self.shape(n, env)
         if shape == "zone":
             return f"Z[{self.ex(n, env)}.idx]"
-        if shape == "list":
+        if shape == "list" or self._seq_var(n, env):
             return self.ex(n, env)
         text = self.ex(n, env)
         if _LOCAL.fullmatch(text):  # a local: test for a list in place, no call for the common case
             return f"({text} if {text}.__class__ is list else ITEMS(st, {text}))"
         return f"ITEMS(st, {text})"
+
+    def _seq_var(self, n: A.Node, env: dict[str, str]) -> bool:
+        """Whether `n` reads a variable declared as a list of values that are not components (a
+        global one, a per-seat one's element, an entity's): a Python sequence, never a zone or
+        none, whose elements are what `State.items` gives (iterated or tested in place, no call)."""
+        if n.op == "name":
+            return n.args[0] not in env and n.args[0] in self.global_seqs and n.args[0] in self.seq_lists
+        if n.op == "attr":  # an entity's variable holding a list of values, or a per-seat one
+            return n.args[1] in self.member_seqs and not (n.args[0].op == "name" and n.args[0].args[0] == "option")
+        return (n.op == "index" and n.args[0].op == "name" and n.args[0].args[0] not in env
+                and n.args[0].args[0] in self.per_seat_seqs and n.args[0].args[0] in self.seq_lists)
 
     # ---- expressions: DSL node -> Python expression text; `env` maps DSL locals to Python names ----
     def ex(self, n: A.Node, env: dict[str, str]) -> str:
@@ -643,6 +685,9 @@ class Gen:
         return f"{self.ex(obj, env)}.d[{name!r}]"
 
     def ex_index(self, n, env, obj, idx):
+        found = self._entity_found(obj, idx, env)
+        if found is not None:
+            return found
         if obj.op == "name" and env.get(obj.args[0]) in self.count_locals:
             return f"{env[obj.args[0]]}.get({self.ex(idx, env)}, 0)"
         if ((obj.op == "attr" and obj.args[1] in self.member_seqs)
@@ -657,6 +702,25 @@ class Gen:
             return f"Z[{self.ex(obj, env)}.idx][{self.ex(idx, env)}]"
         return f"IX(st, {self.ex(obj, env)}, {self.ex(idx, env)})"
 
+    def _entity_found(self, obj: A.Node, idx: A.Node, env: dict[str, str]) -> str | None:
+        """`[x for x in SET if x.FIELD == v][0]`, with SET an entity set, FIELD one of
+        `fixed_fields` and `v` simple (`_simple`, not reading x): `FIND(...)` (`_find`), no
+        comprehension run; else None."""
+        if idx.op != "lit" or idx.args[0].__class__ is not int or idx.args[0] != 0 or obj.op != "list_comp":
+            return None
+        elem, fors = obj.args
+        if len(fors) != 1:
+            return None
+        var, src, cond = fors[0].args
+        if (elem.op != "name" or elem.args[0] != var or src.op != "name" or src.args[0] in env
+                or src.args[0] not in self.entity_set_names or cond is None or cond.op != "binop" or cond.args[0] != "=="):
+            return None
+        for a, v in ((cond.args[1], cond.args[2]), (cond.args[2], cond.args[1])):
+            if (a.op == "attr" and a.args[0].op == "name" and a.args[0].args[0] == var and a.args[1] in self.fixed_fields
+                    and a.args[1] in self.ent_only and _simple(v) and not any(m.op in ("name", "it") and m.args[:1] == (var,) for m in A.walk(v))):
+                return f"FIND(st, {self.const(('$find', src.args[0], a.args[1]))}, {self.ex(v, env)})"
+        return None
+
     def numeric(self, n: A.Node, env: dict[str, str]) -> bool:
         """Whether `n` always evaluates to an int (so `+` adds numbers, never joins lists)."""
         op, args = n.op, n.args
@@ -665,7 +729,7 @@ class Gen:
         if op == "neg":
             return True
         if op == "binop":
-            return args[0] in ("-", "*", "//", "%") or (args[0] == "+" and self.numeric(args[1], env))
+            return args[0] in ("-", "*", "//", "%") or (args[0] == "+" and (self.numeric(args[1], env) or self.numeric(args[2], env)))
         if op == "call":
             name = args[0]
             if name in self.fns:
@@ -719,7 +783,7 @@ class Gen:
 
     def ex_binop(self, n, env, op, x, y):
         a, b = self.ex(x, env), self.ex(y, env)
-        if op == "+" and not (_int_lit(x) or _int_lit(y) or self.numeric(x, env)):  # an int: the other side is one too
+        if op == "+" and not (_int_lit(x) or _int_lit(y) or self.numeric(x, env) or self.numeric(y, env)):  # an int: the other side is one too
             return f"ADD(st, {a}, {b})"
         if op == "++":
             if self.shape(x, env) == "list" and self.shape(y, env) == "list":
@@ -1011,8 +1075,10 @@ class Gen:
             return "(True if " + f" {'and' if fname == 'all' else 'or'} ".join(f"({t})" for t in ok) + " else False)"
         clause, inner, pre = self._fors(fors, env)
         e = self.ex(elem, inner)
-        if fname in ("any", "all", "sum"):
+        if fname in ("any", "all"):
             return self._pre(f"{fname}({e} {clause})", pre)
+        if fname == "sum":  # every element is added: a list comprehension beats a generator on small zones
+            return self._pre(f"sum([{e} {clause}])", pre)
         if fname == "count":
             return self._pre(f"len([1 {clause} if {e}])", pre)
         return self._pre(f"BI_{fname}(st, [{e} {clause}])", pre)
@@ -1611,7 +1677,7 @@ _PURE_OPS = frozenset(("lit", "name", "it", "attr", "index", "binop", "and_", "o
                        "is_", "range", "where", "if_expr", "let_expr", "list_lit", "map_lit", "list_comp", "map_comp",
                        "comp_for", "gen_call", "call", "fstring"))
 _LOOPS = frozenset(("list_comp", "map_comp", "gen_call", "where"))
-_COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|len\(|sum\(|any\(|all\(")
+_COSTLY = re.compile(r"\bfor\b|F_|BI_|ITEMS|IX\(|COUNT_OF\(|FIND\(|len\(|sum\(|any\(|all\(")
 _CALL = re.compile(r"\w\s*\(")  # a call in generated text
 _LITERAL = re.compile(r"-?\d+|'\w*'")  # an int or a name's string in generated text
 _LOCAL = re.compile(r"\(*v\d+_\w+\)*")  # a generated local, maybe in parentheses

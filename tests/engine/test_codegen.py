@@ -354,3 +354,90 @@ def test_sums_of_the_rules_int_variables_are_python_additions(monkeypatch):
     monkeypatch.setattr(rc, "_PROGRAMS", {})
     monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
     assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
+
+
+IN_PLACE = "game in_place_demo\n" + CUBES + """
+const room = {"held": 3}
+zone held: per seat cube public = []
+var seen: list<colour> = []
+var kept: per seat list<colour> = []
+
+step play then end turn
+move take(k in bag) during play
+  require k.colour not in kept[actor] or size(seen) < 2 else "kept already"
+  require size(held[actor]) < room["held"] + sum(1 for c in seen) - count(c == k.colour for c in kept[actor]) else "full"
+{
+  move k to held[actor]
+  seen = seen + [k.colour]
+  kept[actor] = kept[actor] + [k.colour]
+}
+"""
+
+
+def test_list_variables_are_read_in_place_and_int_sums_added(monkeypatch):
+    """A list variable of values (global, or a per-seat one's element) is tested and counted in
+    place, with no `ITEMS` call; `room["held"] + sum(...)` is Python's `+` because its right side
+    is an int (no `ADD`), and the sum adds a list comprehension; the moves and the final state
+    are the closures'."""
+    rs = load_from_sources((("in_place.ludex", IN_PLACE),))
+    c = rc.Compiler(rs)
+    c.program()
+    search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
+    assert "ITEMS(" not in search and "ADD(" not in search and "sum([" in search
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
+    assert any(len(moves) < 9 for game in seen for moves in game[:-1])  # the requires refuse some takes
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
+
+
+FOUND = "game found_demo\n" + CUBES + """
+entity pile(hue: colour, rank: int) {
+  zone cubes: cube public = []
+  var hits: int = 0
+}
+entities piles = [pile(c, i) for c in colour for i in 1..2]
+
+fn pile_of(c: colour) -> pile = [p for p in piles if p.hue == c][0]
+fn by_rank(r: int) -> pile = [p for p in piles if r == p.rank][0]
+
+step play then end turn
+move sort(k in bag) during play
+  require size(pile_of(k.colour).cubes) < 2 else "that pile is full"
+{
+  move k to pile_of(k.colour).cubes
+  let p = by_rank(piles[size(piles[0].cubes) % 6].rank)
+  p.hits += 1
+}
+"""
+
+
+def _fn_source(rs, name: str) -> str:
+    c = rc.Compiler(rs)
+    c.program()
+    return c.source[c.source.index(f"def F_{name}("):].split("\n\n")[0]
+
+
+def test_an_entity_found_by_a_field_no_rule_assigns_is_looked_up(monkeypatch):
+    """`[p for p in piles if p.hue == c][0]` reads a field no rule assigns: the first pile of
+    that colour comes from a table kept per template (`FIND`), not a comprehension per call; the
+    moves and the final state (with the `hits` counted on the first pile of a rank) are the
+    closures'. A field a rule assigns (a pile's rank flips), or a ruleset that removes entities,
+    keeps the comprehension, and the closures' hits."""
+    rs = load_from_sources((("found.ludex", FOUND),))
+    assert "FIND(" in _fn_source(rs, "pile_of") and "FIND(" in _fn_source(rs, "by_rank")
+    seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
+    assert any(len(moves) < 9 for game in seen for moves in game[:-1])  # full piles refuse cubes
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(rs, s, final_state=True) for s in range(3)] == seen
+    monkeypatch.delenv("LUDEX_NO_CODEGEN")
+    assigned = load_from_sources((("assigned.ludex", FOUND.replace("p.hits += 1", "p.hits += 1\n  p.rank = 3 - p.rank")),))
+    assert "FIND(" in _fn_source(assigned, "pile_of") and "FIND(" not in _fn_source(assigned, "by_rank")
+    seen = [_moves_seen(assigned, s, final_state=True) for s in range(3)]
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert [_moves_seen(assigned, s, final_state=True) for s in range(3)] == seen
+    monkeypatch.delenv("LUDEX_NO_CODEGEN")
+    removed = load_from_sources((("removed.ludex", FOUND.replace("p.hits += 1", "remove p")),))
+    assert "FIND(" not in _fn_source(removed, "pile_of")
