@@ -1272,13 +1272,12 @@ class Game:
         for it, or a human seat at an automaton's step."""
         if not self._plan.automata:
             return
-        st, prog = self.st, self.prog
-        driven = {s: {a.name for a in prog.rs.automata if s in a.steps} for s in prog.steps}
-        names = {seat: name for name, seat in self.automata.items()}
+        st, plan, humans = self.st, self._plan, self._humans
+        driven, names = plan.driven, plan.automaton_names  # (worked out once per program: this runs every ply)
         for _ in range(AUTOMATON_LIMIT):
             if st.terminal or st.sim is not None:
                 return
-            name = names.get(st.actor)
+            name = names[st.actor - humans] if st.actor >= humans else None  # automata's seats follow the humans'
             if name is None:
                 if driven.get(st.step):
                     raise RuleError(f"seat {st.actor} is to act at step '{st.step}', which only the automaton "
@@ -1296,9 +1295,7 @@ class Game:
     def _first_move(self) -> tuple[MoveCode, tuple] | None:
         """The first legal (move, binding) at the current step, by the `forced`/`otherwise`
         ranking, declaration order and domain order; None when there is none."""
-        codes = self.prog.moves_by_step.get(self.st.step, ())
-        for group in ([m for m in codes if m.decl.forced], [m for m in codes if not m.decl.otherwise],
-                      [m for m in codes if m.decl.otherwise]):
+        for group in self._plan.ranked(self.st.step):
             for mc in group:
                 found = _instances(mc, self.st, True)
                 if found:
@@ -1570,13 +1567,15 @@ class _Plan:
       by)` with `by(st, env)` the seat to act or None); a step that stays is absent.
       `first_step` is the step a turn starts at.
     - `ply_dirty`, `flow_dirty`: the names a move or a turn change marks as changed.
-    - `automata`: whether the rules drive any seat; `simultaneous`: whether any step is one.
+    - `automata`: whether the rules drive any seat; `automaton_names`: their names, in the
+      order of their seats (after the human seats); `driven`: step -> the names of the
+      automata that act in it. `simultaneous`: whether any step is one.
     - `trigger_deps`: the names some trigger reads.
     - `searches(step)`: the step's moves as `Program.step_moves` gives them, each move as
       `(search, move code)` with `search(st, first_only)` its bindings."""
 
     __slots__ = ("prog", "triggers", "then", "first_step", "ply_dirty", "flow_dirty", "automata", "templates", "_searches",
-                 "plain", "listers", "trigger_deps", "simultaneous")
+                 "plain", "listers", "trigger_deps", "simultaneous", "automaton_names", "driven", "_ranked")
 
     def __init__(self, prog: Program):
         self.prog = prog
@@ -1591,11 +1590,14 @@ class _Plan:
         self.ply_dirty = prog.ply_dirty
         self.flow_dirty = prog.flow_dirty
         self.automata = bool(prog.rs.automata)
+        self.automaton_names = tuple(a.name for a in prog.rs.automata)
+        self.driven = {s: frozenset(a.name for a in prog.rs.automata if s in a.steps) for s in prog.steps}
         self.trigger_deps = prog.trigger_deps
         self.simultaneous = bool(prog.sim_seats)
         # seats -> the pre-setup template (`Program.templates`) of a game given no options
         self.templates: dict[int, State] = {}
         self._searches: dict[str, tuple] = {}
+        self._ranked: dict[str, tuple[tuple[MoveCode, ...], ...]] = {}
         # step -> its moves as `(search, move code)`, for the steps with neither `forced` nor
         # `otherwise` moves (all listed, in order: `Game._legal`'s short way)
         self.plain: dict[str, tuple[tuple[Any, MoveCode], ...]] = {}
@@ -1604,6 +1606,17 @@ class _Plan:
             plain, otherwise, with_forced = self.searches(name)
             if not otherwise and not with_forced:
                 self.plain[name] = plain
+
+    def ranked(self, step: str) -> tuple[tuple[MoveCode, ...], ...]:
+        """The step's moves as an automaton tries them (`Game._first_move`): its `forced`
+        moves, then all but its `otherwise` moves, then its `otherwise` moves, each group in
+        declaration order (worked out once per step)."""
+        got = self._ranked.get(step)
+        if got is None:
+            codes = self.prog.moves_by_step.get(step, ())
+            got = self._ranked[step] = (tuple(m for m in codes if m.decl.forced), tuple(m for m in codes if not m.decl.otherwise),
+                                        tuple(m for m in codes if m.decl.otherwise))
+        return got
 
     def searches(self, step: str) -> tuple[tuple[tuple[Any, MoveCode], ...], tuple[tuple[Any, MoveCode], ...], bool]:
         got = self._searches.get(step)
