@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 import keyword
 import re
-from collections import _count_elements  # type: ignore[attr-defined]
 from collections.abc import Callable
 from operator import attrgetter, itemgetter
 from typing import Any
@@ -30,6 +29,14 @@ from runtime.budget import BudgetExceeded
 from runtime.errors import RuleError
 from runtime.state import State
 from runtime.values import RESERVED, ZoneRef
+
+try:  # Counter's own counting loop, in C; a private name, so Counter.update (the same loop in Python) where it is gone
+    from collections import _count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - CPython has it
+    from collections import Counter
+
+    def _count_elements(by: dict, items: Any) -> None:
+        Counter.update(by, items)  # type: ignore[call-overload]
 
 SPECIAL_PY = {
     "actor": "st.actor",
@@ -94,14 +101,13 @@ def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     return by
 
 
-
-
 def _find(st: Any, key: tuple[str, str, str], v: Any) -> Any:
     """`[x for x in SET if x.FIELD == v][0]` (key ("$find", SET, FIELD)) for an entity set and a
     hashable entity field no rule assigns (`Gen.fixed_fields`) in a ruleset that removes no
     entity: the entity from a table {value: first position}, kept in `State.pure_memo` (shared
     by the games of a template) with the set's list and the field's column it was made from,
-    and made again when either is another list. IndexError, as the comprehension's `[0]`, when
+    and made again when either is another list (code outside the rules that sets such a field
+    writes a copy of its column: `State.set_member`). IndexError, as the comprehension's `[0]`, when
     no entity has the value."""
     m = st.pure_memo.get(key)
     if m is None or m[0] is not st.g[key[1]] or m[1] is not st.ev[key[2]]:
@@ -110,6 +116,7 @@ def _find(st: Any, key: tuple[str, str, str], v: Any) -> Any:
         for i, x in enumerate(lst):
             firsts.setdefault(col[x._n], i)
         m = st.pure_memo[key] = (lst, col, firsts)  # complete before it is seen
+        st.pure_memo[("$found", key[2])] = True  # `State.set_member` then writes a copy of that column
     i = m[2].get(v)
     if i is None:
         raise IndexError("list index out of range")
@@ -465,17 +472,20 @@ class Gen:
         shape = self.shape(n, env)
         if shape == "zone":
             return f"Z[{self.ex(n, env)}.idx]"
-        if shape == "list" or self._seq_var(n, env):
+        if shape == "list":
             return self.ex(n, env)
         text = self.ex(n, env)
-        if _LOCAL.fullmatch(text):  # a local: test for a list in place, no call for the common case
+        # a local, or a variable declared a list (it may still hold none, or a zone where the
+        # type is list<any>): test for a list in place, no call for the common case
+        if _LOCAL.fullmatch(text) or self._seq_var(n, env):
             return f"({text} if {text}.__class__ is list else ITEMS(st, {text}))"
         return f"ITEMS(st, {text})"
 
     def _seq_var(self, n: A.Node, env: dict[str, str]) -> bool:
         """Whether `n` reads a variable declared as a list of values that are not components (a
-        global one, a per-seat one's element, an entity's): a Python sequence, never a zone or
-        none, whose elements are what `State.items` gives (iterated or tested in place, no call)."""
+        global one, a per-seat one's element, an entity's): most often a Python list, whose
+        elements are what `State.items` gives; the checker still lets it hold none, or a zone
+        where the type is list<any>, so `items` tests for a list before reading it in place."""
         if n.op == "name":
             return n.args[0] not in env and n.args[0] in self.global_seqs and n.args[0] in self.seq_lists
         if n.op == "attr":  # an entity's variable holding a list of values, or a per-seat one

@@ -354,6 +354,8 @@ class State:
         col = self.ev[name]
         if self.clone_plan is not None and "." + name not in self.owned:  # perhaps a clone's too (`own`)
             col = self._own_column(name)
+        elif ("$found", name) in self.pure_memo:  # a table of entities by this field was made from this list (codegen's `_find`): a new list
+            col = self._own_ev()[name] = col[:]
         col[e._n] = value
 
     def entity_members(self, e: Ent) -> dict[str, Any]:

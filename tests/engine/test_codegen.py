@@ -376,14 +376,14 @@ move take(k in bag) during play
 
 def test_list_variables_are_read_in_place_and_int_sums_added(monkeypatch):
     """A list variable of values (global, or a per-seat one's element) is tested and counted in
-    place, with no `ITEMS` call; `room["held"] + sum(...)` is Python's `+` because its right side
+    place while it holds a list, with no `ITEMS` call; `room["held"] + sum(...)` is Python's `+` because its right side
     is an int (no `ADD`), and the sum adds a list comprehension; the moves and the final state
     are the closures'."""
     rs = load_from_sources((("in_place.ludex", IN_PLACE),))
     c = rc.Compiler(rs)
     c.program()
     search = c.source[c.source.index("def M_0("):].split("\n\n")[0]
-    assert "ITEMS(" not in search and "ADD(" not in search and "sum([" in search
+    assert ".__class__ is list else ITEMS(" in search and "ADD(" not in search and "sum([" in search
     seen = [_moves_seen(rs, s, final_state=True) for s in range(3)]
     assert any(len(moves) < 9 for game in seen for moves in game[:-1])  # the requires refuse some takes
     monkeypatch.setattr(rc, "_PROGRAMS", {})
@@ -441,3 +441,67 @@ def test_an_entity_found_by_a_field_no_rule_assigns_is_looked_up(monkeypatch):
     monkeypatch.delenv("LUDEX_NO_CODEGEN")
     removed = load_from_sources((("removed.ludex", FOUND.replace("p.hits += 1", "remove p")),))
     assert "FIND(" not in _fn_source(removed, "pile_of")
+
+
+NOT_A_LIST_NOW = "game not_a_list_now\n" + CUBES + """
+zone held: per seat cube public = []
+entity pile(hue: colour) {
+  var tags: list<colour> = []
+}
+entities piles = [pile(red), pile(blue)]
+var seen: list<colour> = []
+var anything: list<any> = []
+
+step play then end turn
+move take(k in bag) during play
+  require k.colour not in seen else "seen"
+  require k not in anything else "held"
+  require k.colour not in piles[0].tags else "tagged"
+{
+  move k to held[actor]
+  seen = if size(held[actor]) > 1 then none else seen ++ [k.colour]
+  anything = held[actor]
+  piles[0].tags = if size(held[actor]) > 1 then none else [k.colour]
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_list_variable_that_holds_none_or_a_zone_is_read_as_the_closures_read_it(monkeypatch, seed: int):
+    """The checker lets a list variable hold none, and a list<any> one a zone: the generated
+    search reads such a variable in place only while it holds a list (none is no element, a
+    zone its components), so the legal moves and the final state are the closures'."""
+    rs = load_from_sources((("not_a_list_now.ludex", NOT_A_LIST_NOW),))
+    seen = _moves_seen(rs, seed, final_state=True)
+    assert len(seen) > 4  # the game goes on past the plies that set none and a zone
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert _moves_seen(rs, seed, final_state=True) == seen
+
+
+def _sort_with_hues_set(rs) -> list:
+    """Piles' hues set from outside the rules between moves (as a position or code holding a
+    game may): the number of cubes on each pile after each blue cube is sorted."""
+    g = Game.new(rs, 2, {}, seed=0)
+    st, seat, out = g.st, 0, []
+    piles = st.g["piles"]
+    for pile, hue in ((0, "blue"), (0, "green"), (2, "red")):
+        st.set_member(piles[pile], "hue", hue)
+        blue = next(m for m in g.legal_moves(seat) if m.to_dict()["args"]["k"].startswith("blue"))
+        g.apply(seat, blue)
+        seat = 1 - seat
+        out.append([len(st.items(st.member(p, "cubes"))) for p in piles])
+    return [*out, g.state_hash()]
+
+
+def test_a_found_field_set_from_outside_the_rules_is_found_anew(monkeypatch):
+    """A field no rule assigns may still be set from outside the rules (a position, a test,
+    code holding a game): the table `FIND` made of it is made again, so each cube goes to the
+    pile the comprehension finds, as with the closures."""
+    rs = load_from_sources((("found.ludex", FOUND),))
+    assert "FIND(" in _fn_source(rs, "pile_of")
+    seen = _sort_with_hues_set(rs)
+    assert seen[:3] == [[1, 0, 0, 0, 0, 0], [1, 0, 1, 0, 0, 0], [1, 0, 1, 1, 0, 0]]  # each to the first blue pile then
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    assert _sort_with_hues_set(rs) == seen
