@@ -165,7 +165,15 @@ class ActionTable:
         # state kept alive here (so `is` cannot mistake a new one for it): a state version has
         # one listing per seat (`Game.listed`)
         self._last: tuple[Any, int, int, list[int], list] | None = None
+        # per seat: the listings it met last that `actions` recognises, newest first (`_seen`)
+        self._recent: dict[int, list[tuple]] = {}
         self._texts: dict[int, tuple[list, list]] = {}  # per seat: its last listing written out (`actions`), its answer
+        # whether `actions` recognises recent listings: while at least 3 in 4 of a window of them
+        # are recognised (Hanabi's, 99.8%: less, the comparisons cost more than they save)
+        self._recall = True
+        self._found = self._missed = 0  # in the window: listings recognised, not recognised
+        # the moves numbered by place in a hidden zone that is one zone for a given mover (`Z`, `Z[actor]`)
+        self._one_zone = {m.name for m in rs.moves if len(m.params) == 1 and _one_zone(m.params[0].domain, self)}
         self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // min(max(self.n, 1), _TEMPLATE_MAX)))
         self._templates = self.n <= _TEMPLATE_MAX  # whether `mask` keeps whole masks (else the positions of their 1s)
         # what the numbering remembers depends on the numbering alone: the tables of one
@@ -346,7 +354,12 @@ class ActionTable:
 
         The numbers come from the engine's listing of the legal moves (`Game.listed`: their
         bindings, found once per state version), read without making the moves: each move's
-        run of bindings is numbered by that move's function (`_numberer`)."""
+        run of bindings is numbered by that move's function (`_numberer`). A listing the seat
+        met among its last `_RECENT` (the same moves with as many bindings each, the same
+        bindings where their values give the numbers, hidden zones of the same sizes where
+        their places do) is recognised by comparing, not written out and hashed: Hanabi's
+        recur so (a seat's hints and hand change slowly); where few recur (under 3 in 4 of a
+        window of `_WINDOW` listings not recognised), the table stops comparing."""
         st = game.st
         last = self._last
         if last is not None and last[0] is st and last[1] == st.version and last[2] == seat:
@@ -356,7 +369,37 @@ class ActionTable:
             acts: list[int] = []
             self._last = (st, st.version, seat, acts, [acts, None])
             return acts
+        spans = listing.spans
         bindings = listing.bindings
+        if self._recall:
+            # a listing the seat met lately, again? (compared in C, not hashed; `spans ==`
+            # compares the moves by identity first, field by field when they differ: the count
+            # of bindings and the first and last moves go first)
+            nb = len(bindings)
+            first, final = (spans[0][1], spans[-1][1]) if spans else (None, None)
+            for i, r in enumerate(self._recent.get(seat, ())):
+                if r[0] == nb and r[1] is first and r[2] is final and r[3] == spans \
+                        and (bindings if r[4] is None else r[4](bindings)) == r[5]:
+                    zones = st.zones
+                    for zi, k in r[6]:  # each hidden zone's whole contents still
+                        if len(zones[zi]) != k:
+                            break
+                    else:
+                        if i:  # (by place: `remove` would compare the moves field by field)
+                            recent = self._recent[seat]
+                            del recent[i]
+                            recent.insert(0, r)
+                        self._found += 1
+                        entry: Any = r[7]  # [actions, mask or None]
+                        acts = entry[0]
+                        self._last = (st, st.version, seat, acts, entry)
+                        return acts
+            self._missed += 1
+            if self._missed >= _WINDOW:  # (the listings of a window: recognising them pays?)
+                self._recall = self._found >= 3 * self._missed
+                self._found = self._missed = 0
+                if not self._recall:
+                    self._recent.clear()
         visible = self._seen_by.get(seat)
         if visible is None or len(visible) != len(st.zones):
             visible = self._visible(st, seat)
@@ -366,47 +409,59 @@ class ActionTable:
         # in order); the same text, the same answer (`_answers`)
         text: list = []
         written = True
+        seen = True  # whether `recent` can recognise it: every run numbered by its bindings or by place in one hidden zone
+        places: list[tuple[int, int, int]] = []  # (start, zone index, length) of the runs numbered by place
         start = 0
-        for end, mc in listing.spans:
+        for end, mc in spans:
             name = mc.name
             kind = numberers[name][0]
             if kind == _RUNS:
-                text.append(name)
-                text += bindings[start:end]
+                if written:
+                    text.append(name)
+                    text += bindings[start:end]
+            elif kind == _BOUND:
+                written = False
             elif kind == _PLACES and (zi := st.loc[bindings[start][0].id]) is not None and not visible[zi] \
                     and end - start == len(st.zones[zi]):
                 text.append(name)
                 text.append(end)
+                places.append((start, zi, end - start))
+                seen = seen and name in self._one_zone
             else:
-                written = False
+                written = seen = False
                 break
             start = end
+        entry = None
         if written:
             got = self._texts.get(seat)
             if got is not None and got[0] == text:  # the seat's last text again (compared in C, not hashed)
                 entry = got[1]
-                acts = entry[0]
-                self._last = (st, st.version, seat, acts, entry)
-                return acts
-            key = tuple(text)
-            entry = self._answers.get(key)
-            if entry is not None:
+            else:
+                key = tuple(text)
+                entry = self._answers.get(key)
+                if entry is not None:
+                    self._texts[seat] = (text, entry)
+        if entry is None:
+            acts = []
+            start = 0
+            for end, mc in spans:
+                acts += numberers[mc.name][1](bindings[start:end], st, visible, listing)
+                start = end
+            entry = [acts, None]  # the actions, their mask once made
+            if written:
+                answers = self._answers
+                if len(answers) >= self._masks_max:  # (their masks: `_MASK_BYTES` at most)
+                    answers.clear()
+                answers[key] = entry
                 self._texts[seat] = (text, entry)
-                acts = entry[0]
-                self._last = (st, st.version, seat, acts, entry)
-                return acts
-        acts = []
-        start = 0
-        for end, mc in listing.spans:
-            acts += numberers[mc.name][1](bindings[start:end], st, visible, listing)
-            start = end
-        entry = [acts, None]  # the actions, their mask once made
-        if written:
-            answers = self._answers
-            if len(answers) >= self._masks_max:  # (their masks: `_MASK_BYTES` at most)
-                answers.clear()
-            answers[key] = entry
-            self._texts[seat] = (text, entry)
+        if seen and self._recall:
+            recent = self._recent.get(seat)
+            if recent is None:
+                recent = self._recent[seat] = []
+            recent.insert(0, _seen(spans, bindings, places, entry))
+            if len(recent) > _RECENT:
+                recent.pop()
+        acts = entry[0]
         self._last = (st, st.version, seat, acts, entry)
         return acts
 
@@ -424,11 +479,11 @@ class ActionTable:
         where copying a kept mask costs more than zeroing a new one (the kept ones are many
         and seldom in the processor's cache), the positions of its 1s are kept instead."""
         st = game.st
-        # not its decision (at a simultaneous step: the seats of the round each have theirs)
-        if st.terminal or (st.actor != seat if st.sim is None else game.listed(seat) is None):
-            return _zeros(self.n, _INT8)
-        self.actions(game, seat)
-        entry = self._last[4]  # type: ignore[index]  # [actions, mask]: `actions`' answer
+        last = self._last
+        if last is None or last[0] is not st or last[1] != st.version or last[2] != seat:
+            self.actions(game, seat)  # (none when it is not the seat's decision)
+            last = self._last
+        entry = last[4]  # type: ignore[index]  # [actions, mask]: `actions`' answer
         kept = entry[1]
         if kept is None:
             acts = entry[0]
@@ -461,10 +516,11 @@ class ActionTable:
         number)`, where `number(bindings, state, visible, listing) -> sequence of actions` (a
         list or a tuple, maybe one it keeps: read it, do not change it; `visible` says per zone index whether the
         seat sees it) numbers any run, and `kind` says what the run's numbers follow from:
-        `_RUNS`, the bindings alone (constants); `_PLACES`, its length alone when the run is a
-        hidden zone's whole contents (a move's bindings over a zone follow the zone's order
-        and bind each component once, so a run as long as the zone is the zone: places
-        0..k-1); `_CALL`, more (ask `number`). Built once per move, from what its arguments'
+        `_RUNS`, the bindings alone (constants); `_BOUND`, each binding alone (components by
+        name, entities, constants); `_PLACES`, its length alone when the run is a hidden
+        zone's whole contents (a move's bindings over a zone follow the zone's order and bind
+        each component once, so a run as long as the zone is the zone: places 0..k-1);
+        `_CALL`, more (ask `number`). Built once per move, from what its arguments'
         domains say (`sights`):
 
         - every argument a constant value, or a component lying where the seat sees it (by
@@ -511,7 +567,7 @@ class ActionTable:
                 return got
             return _RUNS, number_values
         if all(s in (None, "seen") for s in sights):
-            return _CALL, remembered
+            return _BOUND, remembered
         comp_args = self._comp_args[k_b]
 
         def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
@@ -709,7 +765,10 @@ def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: 
 
 
 _zeros, _INT8 = np.zeros, np.dtype(np.int8)
-_RUNS, _PLACES, _CALL = 0, 1, 2  # `ActionTable._numberer`'s kinds
+_RUNS, _PLACES, _CALL, _BOUND = 0, 1, 2, 3  # `ActionTable._numberer`'s kinds
+_NO_RUNS = itemgetter(slice(0, 0))  # no run of bindings to compare: []
+_WINDOW = 256  # `ActionTable.actions`' window of listings not recognised, to judge whether recognising pays
+_RECENT = 4  # listings `actions` recognises per seat (Hanabi's recur within the last 4: 99.8%)
 _MEMO_MAX = 100_000  # a numbering function's remembered bindings or runs, at most
 _MASK_BYTES = 32 << 20  # `ActionTable.mask`'s kept masks, at most
 _TEMPLATE_MAX = 4096  # `ActionTable.mask` keeps whole masks of this many actions at most
@@ -731,6 +790,42 @@ def _key(v: Any) -> Any:
 _BINOPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
            "==": lambda x, y: x == y, "!=": lambda x, y: x != y, "<": lambda x, y: x < y,
            "<=": lambda x, y: x <= y, ">": lambda x, y: x > y, ">=": lambda x, y: x >= y}
+
+
+def _seen(spans: list, bindings: list, places: list[tuple[int, int, int]], entry: list) -> tuple:
+    """What `ActionTable.actions` keeps of a listing to recognise it: (the count of its
+    bindings, its first and last moves, its spans, an itemgetter of the runs of bindings
+    numbered by their values (None: all of them), those runs, ((zone index, length), ...) of
+    the runs numbered by place (each a hidden zone's whole contents: the same length, the same
+    numbers), its answer [actions, mask or None]). The listing's lists are kept, not copied:
+    they are never changed."""
+    nb = len(bindings)
+    first, final = (spans[0][1], spans[-1][1]) if spans else (None, None)
+    if not places:
+        return (nb, first, final, spans, None, bindings, (), entry)
+    runs = []
+    start = 0
+    for a, _zi, k in places:
+        if a > start:
+            runs.append(slice(start, a))
+        start = a + k
+    if start < nb:
+        runs.append(slice(start, nb))
+    getter = itemgetter(*runs) if runs else _NO_RUNS
+    return (nb, first, final, spans, getter, getter(bindings), tuple(dict.fromkeys((zi, k) for _a, zi, k in places)), entry)
+
+
+def _one_zone(node: A.Node, table: ActionTable) -> bool:
+    """Whether the domain `node` is one zone for a given mover: `Z` (a zone not per seat) or
+    `Z[actor]`, filtered or not."""
+    while node.op == "where":
+        node = node.args[0]
+    z = table._zone(node)
+    if z is None:
+        return False
+    if node.op == "name":
+        return not z.per_seat
+    return node.op == "index" and node.args[0].op == "name" and node.args[1].op == "name" and node.args[1].args[0] == "actor"
 
 
 def _static_test(cond: A.Node, comp: Any, table: ActionTable) -> bool | None:

@@ -191,3 +191,61 @@ def test_what_numberings_remember_is_kept_for_the_ones_used_last(monkeypatch: py
     assert len(actions._SHARED) == actions._SHARED_MAX
     assert ActionTable(g, ordinal_cap=1)._answers is first
     assert ActionTable(g, ordinal_cap=2)._answers is not second  # the least recently used went: made again
+
+HELD = """
+game held "held cards"
+seats 2
+
+component card(rank: int)
+components cards = [card(r) for r in 1..4 for k in 1..3]
+
+zone deck: card hidden ordered = cards
+zone hand: per seat card others ordered = []
+zone pile: card public = []
+
+setup {
+  shuffle deck
+  for s in seats { draw 3 from deck to hand[s] }
+  turn 0
+}
+
+step act then end turn
+
+move play(c in hand[actor]) during act {
+  move c to pile
+  if len(deck) == 0 { end game draw "the deck ran out" }
+  else { draw 1 from deck to hand[actor] }
+}
+
+move toss(c in hand[actor]) during act
+  require c.rank > 2 else "a high card only"
+{
+  move c to pile
+  if len(deck) == 0 { end game draw "the deck ran out" }
+  else { draw 1 from deck to hand[actor] }
+}
+"""
+
+
+def test_a_listing_met_again_is_numbered_as_afresh():
+    """Each seat's listings recur (the same moves, as many of each, a held hand of the same
+    size): the numbers found again are those of the moves written out, by place in the hand,
+    where a run of the hand filtered by its cards' ranks (`toss`) is not its whole contents."""
+    rs = load_from_sources((("held.ludex", HELD),))
+    rng = random.Random(4)
+    g0 = Game.new(rs, 2, seed=0)
+    t = ActionTable(g0)
+    plies = 0
+    for k in range(30):
+        g = Game.new(rs, 2, seed=k)
+        while not g.terminal:
+            seat = g.decision().seats[0]
+            moves = g.legal_moves(seat)
+            fresh = t._legal_slow([Move.from_dict(m.to_dict()) for m in moves])
+            assert t.actions(g, seat) == fresh
+            want = np.zeros(t.n, np.int8)
+            want[fresh] = 1
+            assert np.array_equal(t.mask(g, seat), want)
+            g.apply(seat, moves[rng.randrange(len(moves))])
+            plies += 1
+    assert plies > 200
