@@ -358,8 +358,9 @@ class ActionTable:
         met among its last `_RECENT` (the same moves with as many bindings each, the same
         bindings where their values give the numbers, hidden zones of the same sizes where
         their places do) is recognised by comparing, not written out and hashed: Hanabi's
-        recur so (a seat's hints and hand change slowly); where few recur (under 3 in 4 of a
-        window of `_WINDOW` listings not recognised), the table stops comparing."""
+        recur so (a seat's hints and hand change slowly); where few recur (fewer than 3
+        recognised for each one not, judged each time `_WINDOW` listings went unrecognised),
+        the table stops comparing, for good."""
         st = game.st
         last = self._last
         if last is not None and last[0] is st and last[1] == st.version and last[2] == seat:
@@ -377,7 +378,8 @@ class ActionTable:
             # of bindings and the first and last moves go first)
             nb = len(bindings)
             first, final = (spans[0][1], spans[-1][1]) if spans else (None, None)
-            for i, r in enumerate(self._recent.get(seat, ())):
+            recent: Any = self._recent.get(seat, ())  # (read once: another thread's switch-off may clear the dict)
+            for i, r in enumerate(recent):
                 if r[0] == nb and r[1] is first and r[2] is final and r[3] == spans \
                         and (bindings if r[4] is None else r[4](bindings)) == r[5]:
                     zones = st.zones
@@ -386,7 +388,6 @@ class ActionTable:
                             break
                     else:
                         if i:  # (by place: `remove` would compare the moves field by field)
-                            recent = self._recent[seat]
                             del recent[i]
                             recent.insert(0, r)
                         self._found += 1

@@ -13,6 +13,7 @@ np = pytest.importorskip("numpy")
 from rl_cases import KUHN, case_id, cases, positions, random_plies  # noqa: E402
 
 from dsl import load_from_sources  # noqa: E402
+from ludex.rl import actions  # noqa: E402
 from ludex.rl.actions import ActionSpaceTooSmall, ActionTable, Components, Ordinal, Values  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
 from runtime import Game, IllegalMove, Move  # noqa: E402
@@ -227,20 +228,58 @@ move toss(c in hand[actor]) during act
 """
 
 
-def test_a_listing_met_again_is_numbered_as_afresh():
+# Listings that recur with a change a recognised listing must notice: hands whose sizes vary
+# under a filtered move (a card's number is its place in the hand, so `toss` of the same few
+# cards is numbered anew when the hand grew), and a constant argument whose one legal value
+# changes (`wait`: as many moves, another number).
+SHIFTING = """
+game shifting "listings that recur with a difference"
+seats 2
+
+component card(rank: int)
+components cards = [card(r) for r in 1..4 for k in 1..5]
+
+zone deck: card hidden ordered = cards
+zone hand: per seat card others ordered = []
+zone pile: card public ordered = []
+
+setup {
+  shuffle deck
+  for s in seats { draw 2 from deck to hand[s] }
+  turn 0
+}
+
+step act then end turn
+
+move toss(c in hand[actor] where .rank > 2) during act { move c to pile }
+move more() during act
+  require len(deck) > 0 else "the deck ran out"
+{ draw 1 from deck to hand[actor] }
+move wait(n in 1..4) during act
+  require n == len(pile) % 4 + 1 else "not that number now"
+{ }
+"""
+
+
+@pytest.mark.parametrize("text", [HELD, SHIFTING], ids=["held", "shifting"])
+def test_a_listing_met_again_is_numbered_as_afresh(monkeypatch, text: str):
     """Each seat's listings recur (the same moves, as many of each, a held hand of the same
     size): the numbers found again are those of the moves written out, by place in the hand,
-    where a run of the hand filtered by its cards' ranks (`toss`) is not its whole contents."""
-    rs = load_from_sources((("held.ludex", HELD),))
+    where a run of the hand filtered by its cards' ranks (`toss`) is not its whole contents,
+    and where hand sizes, the pile and the deck change between listings that look alike.
+    Recognising is kept on (no window judges it unprofitable) and is seen to happen."""
+    monkeypatch.setattr(actions, "_WINDOW", 10**9)
+    rs = load_from_sources((("held.ludex", text),))
     rng = random.Random(4)
     g0 = Game.new(rs, 2, seed=0)
     t = ActionTable(g0)
     plies = 0
     for k in range(30):
         g = Game.new(rs, 2, seed=k)
-        while not g.terminal:
+        for _ in range(80):  # (the shifting game has no end: it stops when no move is left)
+            if g.terminal or not g.decision().seats or not (moves := g.legal_moves(g.decision().seats[0])):
+                break
             seat = g.decision().seats[0]
-            moves = g.legal_moves(seat)
             fresh = t._legal_slow([Move.from_dict(m.to_dict()) for m in moves])
             assert t.actions(g, seat) == fresh
             want = np.zeros(t.n, np.int8)
@@ -248,4 +287,4 @@ def test_a_listing_met_again_is_numbered_as_afresh():
             assert np.array_equal(t.mask(g, seat), want)
             g.apply(seat, moves[rng.randrange(len(moves))])
             plies += 1
-    assert plies > 200
+    assert plies > 200 and t._found > 20  # listings were recognised, and each was checked
