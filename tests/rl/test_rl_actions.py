@@ -193,25 +193,31 @@ def test_what_numberings_remember_is_kept_for_the_ones_used_last(monkeypatch: py
     assert ActionTable(g, ordinal_cap=1)._answers is first
     assert ActionTable(g, ordinal_cap=2)._answers is not second  # the least recently used went: made again
 
-HELD = """
-game held "held cards"
+def _held_cards(name: str, copies: int, dealt: int, moves: str) -> str:
+    """A two-seat game of ranked cards, each hand seen by everyone but its owner (so the owner's
+    cards are numbered by their place in the hand), `dealt` cards each, then `moves`."""
+    return f"""
+game {name} "held cards"
 seats 2
 
 component card(rank: int)
-components cards = [card(r) for r in 1..4 for k in 1..3]
+components cards = [card(r) for r in 1..4 for k in 1..{copies}]
 
 zone deck: card hidden ordered = cards
 zone hand: per seat card others ordered = []
-zone pile: card public = []
+zone pile: card public ordered = []
 
-setup {
+setup {{
   shuffle deck
-  for s in seats { draw 3 from deck to hand[s] }
+  for s in seats {{ draw {dealt} from deck to hand[s] }}
   turn 0
-}
+}}
 
 step act then end turn
+{moves}"""
 
+
+HELD = _held_cards("held", 3, 3, """
 move play(c in hand[actor]) during act {
   move c to pile
   if len(deck) == 0 { end game draw "the deck ran out" }
@@ -225,32 +231,13 @@ move toss(c in hand[actor]) during act
   if len(deck) == 0 { end game draw "the deck ran out" }
   else { draw 1 from deck to hand[actor] }
 }
-"""
-
+""")
 
 # Listings that recur with a change a recognised listing must notice: hands whose sizes vary
 # under a filtered move (a card's number is its place in the hand, so `toss` of the same few
 # cards is numbered anew when the hand grew), and a constant argument whose one legal value
 # changes (`wait`: as many moves, another number).
-SHIFTING = """
-game shifting "listings that recur with a difference"
-seats 2
-
-component card(rank: int)
-components cards = [card(r) for r in 1..4 for k in 1..5]
-
-zone deck: card hidden ordered = cards
-zone hand: per seat card others ordered = []
-zone pile: card public ordered = []
-
-setup {
-  shuffle deck
-  for s in seats { draw 2 from deck to hand[s] }
-  turn 0
-}
-
-step act then end turn
-
+SHIFTING = _held_cards("shifting", 5, 2, """
 move toss(c in hand[actor] where .rank > 2) during act { move c to pile }
 move more() during act
   require len(deck) > 0 else "the deck ran out"
@@ -258,7 +245,7 @@ move more() during act
 move wait(n in 1..4) during act
   require n == len(pile) % 4 + 1 else "not that number now"
 { }
-"""
+""")
 
 
 @pytest.mark.parametrize("text", [HELD, SHIFTING], ids=["held", "shifting"])
