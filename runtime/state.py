@@ -27,6 +27,7 @@ G_KEY = "#g"
 EV_KEY = "#ev"
 MARKS_KEY = "#marks"
 ALIVE_KEY = "#alive"
+_MARKS, _EV, _ALIVE = frozenset((MARKS_KEY,)), frozenset((EV_KEY,)), frozenset((ALIVE_KEY,))  # `own`'s keys for one of them
 
 
 class GameEnded(Exception):
@@ -124,15 +125,10 @@ class State:
         return self.loc
 
     def own_marks(self) -> dict[int, tuple[Any, ...]]:
-        """`marks`, to change: a copy of its own first when it may be shared with a clone."""
-        owned = self.owned
-        if MARKS_KEY in owned:
-            return self.marks
-        if owned is _NOT_OWNED:
-            owned = self.owned = set()
-        m = self.marks = self.marks.copy()  # its values are tuples: shared
-        owned.add(MARKS_KEY)  # type: ignore[union-attr]
-        return m
+        """`marks`, to change: a copy of its own first when it may be shared with a clone (`own`)."""
+        if MARKS_KEY not in self.owned:
+            self.own(_MARKS)
+        return self.marks
 
     def spend(self, span: Any) -> None:
         """Take one step of the execution budget for the loop or call at `span`; raises
@@ -318,14 +314,9 @@ class State:
         return self.ev[name]
 
     def _own_ev(self) -> dict[str, list[Any]]:
-        """`ev`, to change: a copy of its own first when it may be shared with a clone (`owned`
-        becomes a set)."""
-        owned = self.owned
-        if owned is _NOT_OWNED:
-            owned = self.owned = set()
-        if EV_KEY not in owned:
-            self.ev = self.ev.copy()
-            owned.add(EV_KEY)  # type: ignore[union-attr]
+        """`ev`, to change: a copy of its own first when it may be shared with a clone (`own`)."""
+        if EV_KEY not in self.owned:
+            self.own(_EV)
         return self.ev
 
     def add_member(self, e: Ent, name: str, value: Any, zone: bool = False) -> None:
@@ -651,12 +642,8 @@ class State:
         return got
 
     def remove_entity(self, e: Ent) -> None:
-        owned = self.owned
-        if ALIVE_KEY not in owned:  # perhaps a clone's too: a list of its own
-            if owned is _NOT_OWNED:
-                owned = self.owned = set()
-            self.ent_alive = self.ent_alive[:]
-            owned.add(ALIVE_KEY)  # type: ignore[union-attr]
+        if ALIVE_KEY not in self.owned:  # perhaps a clone's too: a list of its own
+            self.own(_ALIVE)
         self.ent_alive[e._n] = False
         self.version += 1
         self.dirty.update(e.set_names)
