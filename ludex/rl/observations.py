@@ -298,7 +298,9 @@ class ObservationEncoder:
         for zi, pos in plan.seen:
             for c in zones[zi]:
                 mv[pos[c.id]] = 1.0
-        marked = self._marks(st, plan.marks_at, mv) if st.marks else []
+        marked: list[tuple[int, tuple[int, ...]]] | None = [] if w is not None else None
+        if st.marks:
+            self._marks(st, plan.marks_at, mv, marked)
         g = st.g
         for name, at in self._scalars:
             mv[at] = g[name]
@@ -315,7 +317,7 @@ class ObservationEncoder:
             w.head = head
             w.zones = [z[:] for z in zones]  # copies: what the zones held, whatever happens to the lists
             w.marks = dict(st.marks)
-            w.marked = marked
+            w.marked = marked or []
             w.values = [tuple(map(_copy, vs)) for vs in self._sources(st)]
 
     def _head(self, st: Any) -> tuple[int, ...]:
@@ -358,7 +360,9 @@ class ObservationEncoder:
             for base, bits in w.marked:
                 for b in bits:
                     mv[base + b] = 0.0
-            w.marked = self._marks(st, plan.marks_at, mv) if marks else []
+            w.marked = []
+            if marks:
+                self._marks(st, plan.marks_at, mv, w.marked)
             w.marks = dict(marks)
         values = self._sources(st)
         kept = w.values
@@ -376,15 +380,15 @@ class ObservationEncoder:
                     then[k] = _copy(now[k])
                 kept[gi] = tuple(then)
 
-    def _marks(self, st: Any, marks_at: list[int | None], mv: Any) -> list[tuple[int, tuple[int, ...]]]:
+    def _marks(self, st: Any, marks_at: list[int | None], mv: Any, written: list[tuple[int, tuple[int, ...]]] | None) -> None:
         """Set (in `mv`, the vector's memoryview) the mark bits the seat sees: on components in
         zones it sees, else on the place of a zone it does not see (`_slot_marks`), as
-        `marks_at` (its `_SeatPlan`'s) says. Returns the bits set, as `(base, bits)`."""
+        `marks_at` (its `_SeatPlan`'s) says; each `(base, bits)` set appended to `written` when
+        given (a kept vector's, to clear them later)."""
         loc, zones, comps = st.loc, st.zones, st.comps
         comp_marks, by_cid = self._comp_marks, self._cid_bits
         again = st is self._marked_state  # the state of the last call, played on since
         self._marked_state = st
-        written: list[tuple[int, tuple[int, ...]]] = []
         for cid, marks in st.marks.items():
             zi = loc[cid]
             if zi is None:
@@ -397,8 +401,8 @@ class ObservationEncoder:
             bits = got[1] if got is not None and got[0] is marks else self._bits(cid, marks, again)
             for b in bits:
                 mv[base + b] = 1.0
-            written.append((base, bits))
-        return written
+            if written is not None:
+                written.append((base, bits))
 
     def _bits(self, cid: int, marks: tuple, again: bool) -> tuple[int, ...]:
         """The bits of component `cid`'s marks (a tuple the state replaces when they change, and
