@@ -252,9 +252,14 @@ def positions_of(spec, count: int, seed: int) -> list:
 
 def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
     """Per observation of the seat to act: encoding a position afresh (`encode_fresh`, 200
-    positions of random games), and `encode` in play (the same game ply after ply, as an
-    environment asks: the kept vector brought up to date), the latter as the difference
-    between random games with and without it."""
+    positions of random games, into one array), and `encode` in play (the same game ply after
+    ply, as an environment asks: a new array each time, the kept vector brought up to date
+    where the encoder keeps them), each call timed alone, less the cost of reading the clock
+    (a second read right after it). In play costs more than afresh: the new array, the bits of
+    marks new since the last ply, and the processor's caches, which the engine's ply between
+    two calls has filled with its own data. (It was the difference between random games with
+    and without `encode`: two totals of ~1000 plies of ~100-200 us each, whose noise on a
+    shared machine (+-10 us per ply) exceeded what was measured.)"""
     from ludex.rl.spec import Spec
 
     spec = Spec(rs, seats)
@@ -269,10 +274,11 @@ def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
     reps = max(1, plies // len(positions))
     fresh = min(timeit.repeat(fresh_all, timer=time.process_time, number=reps, repeat=5)) / (reps * len(positions))
 
-    def play(observe: bool) -> float:
+    def play() -> float:
         rng = random.Random(seed)
         enc = spec.encoder.encode
-        done, k, t = 0, 0, time.process_time()
+        clock = time.process_time
+        done, k, spent = 0, 0, 0.0
         while done < plies:
             g = spec.new_game(seed=seed + k)
             k += 1
@@ -281,15 +287,15 @@ def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
                 moves = g.legal_moves(s)
                 if not moves:
                     break
-                if observe:
-                    enc(g, s)
+                t = clock()
+                enc(g, s)
+                t1 = clock()
+                spent += (t1 - t) - (clock() - t1)  # less one clock read: what `t1 - t` holds beside the call
                 g.apply(s, moves[rng.randrange(len(moves))])
                 done += 1
-        return time.process_time() - t
+        return spent / done
 
-    with_obs = min(play(True) for _ in range(5))
-    without = min(play(False) for _ in range(5))
-    return fresh, max(0.0, with_obs - without) / plies
+    return fresh, max(0.0, min(play() for _ in range(5)))
 
 
 def mask_time(spec, plies: int, seed: int) -> tuple[float, float]:

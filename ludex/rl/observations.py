@@ -118,8 +118,14 @@ class ObservationEncoder:
                 if labels:
                     members.append((m.name, self._field(f"entity {e.name}.{m.name}", labels), write, len(labels)))
             self._ents.append((e, at, members))
-        self._cid_bits: dict[int, tuple[tuple, list[int]]] = {}  # component id -> (its marks, their bits)
-        self._plans: dict[int, tuple] = {}
+        # component id -> (its marks, their bits); id of a tuple of marks -> (the tuple, its bits): `_bits`
+        self._cid_bits: dict[int, tuple[tuple, tuple[int, ...]]] = {}
+        self._marks_bits: dict[int, tuple[tuple, tuple[int, ...]]] = {}
+        self._marked_state: Any = None  # the state whose marks `_marks` last read
+        self._bit_of: dict[tuple, int] = {}  # a mark's value and types -> its bit (`_mark_bit`)
+        self._plans: dict[int, _SeatPlan] = {}
+        # the zones whose count every seat sees, and their `count` offsets
+        self._counted = [(z.idx, at) for z, at, _pos in self._zones if z.count_visible()]
         self._last: dict[int, _Written] = {}  # seat -> what `encode` last wrote for it
         self.keep = len(st.zone_refs) + len(st.entities) >= KEEP_FROM if keep is None else keep
         self._by_zone = {z.idx: k for k, (z, _at, _pos) in enumerate(self._zones)}  # zone index -> its entry
@@ -218,20 +224,12 @@ class ObservationEncoder:
         return None
 
     # ---- encoding ----
-    def _plan(self, seat: int) -> tuple:
-        """What `encode` reads for `seat`, worked out once (a zone's visibility and owner never
-        change): the zones whose contents the seat sees with their presence positions, their
-        `seen` flags, the zones whose count it sees, the set of zones it sees, and per zone
-        `(zone index, count offset or -1, presence positions or None)` for `_update`."""
+    def _plan(self, seat: int) -> _SeatPlan:
+        """What `encode` reads and writes for `seat`, worked out once (a zone's visibility and
+        owner never change)."""
         plan = self._plans.get(seat)
         if plan is None:
-            seen = [(z.idx, pos) for z, _at, pos in self._zones if z.visible_to(seat)]
-            seen_flags = [at + 1 for z, at, _pos in self._zones if z.visible_to(seat)]
-            counted = [(z.idx, at) for z, at, _pos in self._zones if z.count_visible()]
-            each = [(z.idx, at if z.count_visible() else -1, pos if z.visible_to(seat) else None)
-                    for z, at, pos in self._zones]
-            plan = self._plans[seat] = (seen, seen_flags, counted,
-                                        frozenset(z.idx for z, _at, _pos in self._zones if z.visible_to(seat)), each)
+            plan = self._plans[seat] = _SeatPlan(self, seat)
         return plan
 
     def encode(self, game: Game, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -259,7 +257,7 @@ class ObservationEncoder:
             out = np.zeros(self.size, dtype=np.float32)
         else:
             out.fill(0.0)
-        self._write(game.st, seat, out, None)
+        self._write(game.st, self._plan(seat), out, None)
         return out
 
     def _current(self, st: Any, seat: int) -> _Written:
@@ -273,7 +271,7 @@ class ObservationEncoder:
                 w.version = st.version
             return w
         w.buf.fill(0.0)
-        self._write(st, seat, w.buf, w)
+        self._write(st, self._plan(seat), w.buf, w)
         return w
 
     def _sources(self, st: Any) -> list[tuple]:
@@ -283,24 +281,26 @@ class ObservationEncoder:
         return [self._global_get(st.g), tuple(alive[e._n] for e in ents),
                 *(tuple(member(e, n) for n in names) for e, names in zip(ents, self._member_names))]
 
-    def _write(self, st: Any, seat: int, out: np.ndarray, w: _Written | None) -> None:
-        """Every field of `seat`'s vector into `out` (zeros); with `w`, remember its sources."""
-        # single entries are written through a memoryview: a tenth of numpy's cost per item
-        mv: Any = out.data  # the array's memoryview
-        seen, seen_flags, counted, seen_set, _each = self._plan(seat)
+    def _write(self, st: Any, plan: _SeatPlan, out: np.ndarray, w: _Written | None) -> None:
+        """Every field of the seat's vector into `out` (zeros); with `w`, remember its sources."""
+        # single entries are written through the array's memoryview: a tenth of numpy's cost
+        # per item (and a plain loop beats `map(mv.__setitem__, ...)`, a slot wrapper's call,
+        # or a numpy index array kept per zone list, in play: bench/rl_bench.py)
+        mv: Any = out.data
         zones = st.zones
-        mv[self._seat + seat] = 1.0
         head = self._head(st)
         for at in head:
             mv[at] = 1.0
-        for zi, at in counted:
-            mv[at] = len(zones[zi])
-        for at in seen_flags:
+        for at in plan.flags:  # the seat's bit, the `seen` flags
             mv[at] = 1.0
-        for zi, posl in seen:
+        for zi, at in self._counted:
+            mv[at] = len(zones[zi])
+        for zi, pos in plan.seen:
             for c in zones[zi]:
-                mv[posl[c.id]] = 1.0
-        marked = self._marks(st, seen_set, mv) if st.marks else []
+                mv[pos[c.id]] = 1.0
+        marked: list[tuple[int, tuple[int, ...]]] | None = [] if w is not None else None
+        if st.marks:
+            self._marks(st, plan.marks_at, mv, marked)
         g = st.g
         for name, at in self._scalars:
             mv[at] = g[name]
@@ -317,7 +317,7 @@ class ObservationEncoder:
             w.head = head
             w.zones = [z[:] for z in zones]  # copies: what the zones held, whatever happens to the lists
             w.marks = dict(st.marks)
-            w.marked = marked
+            w.marked = marked or []
             w.values = [tuple(map(_copy, vs)) for vs in self._sources(st)]
 
     def _head(self, st: Any) -> tuple[int, ...]:
@@ -341,13 +341,13 @@ class ObservationEncoder:
             w.head = head
         zones, old = st.zones, w.zones
         marks = st.marks
+        plan = self._plan(seat)
         moved = zones != old  # list against list: C compares the components by identity
         if moved:
-            by_zone = self._by_zone
-            plan = self._plan(seat)[4]
+            each = plan.each
             for zi in compress(range(len(zones)), map(ne, zones, old)):
                 now, then = zones[zi], old[zi]
-                _z, at, pos = plan[by_zone[zi]]
+                at, pos = each[zi]
                 if at >= 0:
                     mv[at] = len(now)
                 if pos is not None:
@@ -360,7 +360,9 @@ class ObservationEncoder:
             for base, bits in w.marked:
                 for b in bits:
                     mv[base + b] = 0.0
-            w.marked = self._marks(st, self._plan(seat)[3], mv) if marks else []
+            w.marked = []
+            if marks:
+                self._marks(st, plan.marks_at, mv, w.marked)
             w.marks = dict(marks)
         values = self._sources(st)
         kept = w.values
@@ -378,48 +380,101 @@ class ObservationEncoder:
                     then[k] = _copy(now[k])
                 kept[gi] = tuple(then)
 
-    def _marks(self, st: Any, seen: frozenset[int], mv: Any) -> list[tuple[int, list[int]]]:
-        """Set the mark bits the seat sees: on components in zones it sees, else on the place
-        of a zone it does not see (`_slot_marks`). Returns the bits set, as `(base, bits)`."""
+    def _marks(self, st: Any, marks_at: list[int | None], mv: Any, written: list[tuple[int, tuple[int, ...]]] | None) -> None:
+        """Set (in `mv`, the vector's memoryview) the mark bits the seat sees: on components in
+        zones it sees, else on the place of a zone it does not see (`_slot_marks`), as
+        `marks_at` (its `_SeatPlan`'s) says; each `(base, bits)` set appended to `written` when
+        given (a kept vector's, to clear them later)."""
         loc, zones, comps = st.loc, st.zones, st.comps
-        slot_marks, comp_marks, kept = self._slot_marks, self._comp_marks, self._cid_bits
-        written: list[tuple[int, list[int]]] = []
+        comp_marks, by_cid = self._comp_marks, self._cid_bits
+        again = st is self._marked_state  # the state of the last call, played on since
+        self._marked_state = st
         for cid, marks in st.marks.items():
             zi = loc[cid]
             if zi is None:
                 continue
-            if zi in seen:
-                base = comp_marks + cid * MARK_BUCKETS
-            else:
-                slot_at = slot_marks.get(zi)
-                if slot_at is None:
-                    continue
-                base = slot_at + zones[zi].index(comps[cid]) * MARK_BUCKETS
-            got = kept.get(cid)
-            bits = got[1] if got is not None and got[0] is marks else self._bits(cid, marks)
+            at = marks_at[zi]
+            if at is None:
+                continue
+            base = comp_marks + cid * MARK_BUCKETS if at < 0 else at + zones[zi].index(comps[cid]) * MARK_BUCKETS
+            got = by_cid.get(cid)
+            bits = got[1] if got is not None and got[0] is marks else self._bits(cid, marks, again)
             for b in bits:
                 mv[base + b] = 1.0
-            written.append((base, bits))
-        return written
+            if written is not None:
+                written.append((base, bits))
 
-    def _bits(self, cid: int, marks: tuple) -> list[int]:
-        """The bits of component `cid`'s marks (a tuple the state replaces when they change),
-        kept per component with the tuple they were found for; when the tuple is the kept one
-        and one mark more, only the new mark's bit is found."""
-        got = self._cid_bits.get(cid)
-        if got is not None:
-            before, bits = got
-            if before is marks:
-                return bits
-            if len(marks) == len(before) + 1 and marks[:-1] == before:
-                b = _bit(marks[-1])
-                if b not in bits:
-                    bits = [*bits, b]
-                self._cid_bits[cid] = (marks, bits)
-                return bits
-        bits = list({_bit(m) for m in marks})
+    def _bits(self, cid: int, marks: tuple, again: bool) -> tuple[int, ...]:
+        """The bits of component `cid`'s marks (a tuple the state replaces when they change, and
+        clones share), kept per component with the tuple they were found for. A state asked
+        about `again` (a game played on: its new tuples are a kept one and one mark more, or a
+        first mark) costs the new mark's bit only; another state's tuple (positions of other
+        games in turn) is looked up by its identity (kept with the tuple, so the identity is
+        not reused). A mark's bit is kept by value (`_mark_bit`)."""
+        bit = self._mark_bit
+        known = self._marks_bits
+        got = None if again else known.get(id(marks))
+        if got is not None and got[0] is marks:
+            bits = got[1]
+        else:
+            last = self._cid_bits.get(cid)
+            if len(marks) == 1:
+                bits = (bit(marks[0]),)
+            elif last is not None and len(marks) == len(last[0]) + 1 and marks[:-1] == last[0]:
+                b = bit(marks[-1])
+                bits = last[1] if b in last[1] else (*last[1], b)
+            else:
+                bits = tuple({bit(m) for m in marks})
+            if not again:
+                if len(known) >= _KNOWN_TUPLES:  # a bound on what is kept over many games
+                    known.clear()
+                known[id(marks)] = (marks, bits)
         self._cid_bits[cid] = (marks, bits)
         return bits
+
+    def _mark_bit(self, mark: Any) -> int:
+        """`_bit(mark)`, kept by value for a list of text, integers, booleans and none (two such
+        lists whose items are equal and of the same types have the same `repr`)."""
+        try:
+            key = (tuple(mark), tuple(map(type, mark))) if mark.__class__ is list else (mark, mark.__class__)
+            b = self._bit_of.get(key)
+        except TypeError:  # an unhashable item (a nested list), or a mark that is no list and unhashable
+            return _bit(mark)
+        if b is None:
+            b = _bit(mark)
+            if _EXACT_REPR.issuperset(key[1] if mark.__class__ is list else (key[1],)) and len(self._bit_of) < _KNOWN_LIMIT:
+                self._bit_of[key] = b
+        return b
+
+
+class _SeatPlan:
+    """What `ObservationEncoder` writes for one seat, worked out once from the zones'
+    visibility and owners (which never change):
+
+    - `flags`: the entries set in all the seat's vectors: its `seat` bit, the `seen` flags of
+      the zones whose contents it sees (a copy of a vector holding them costs more in play,
+      where the copied vector is out of the processor's caches);
+    - `seen`: per zone whose contents it sees, `(zone index, component id -> presence position)`;
+    - `marks_at`: per zone index, where the marks of a component lying there are written: -1
+      on the component (the seat sees the zone), the offset of the zone's place marks (it does
+      not, and the zone has them), None nowhere;
+    - `each`: per zone index, `(count offset or -1, presence positions by component id or None)`,
+      for `ObservationEncoder._update`."""
+
+    __slots__ = ("flags", "seen", "marks_at", "each")
+
+    def __init__(self, enc: ObservationEncoder, seat: int):
+        self.flags = [enc._seat + seat]
+        self.seen: list[tuple[int, Any]] = []
+        self.marks_at: list[int | None] = [None] * len(enc._zones)
+        self.each: dict[int, tuple[int, list[int] | None]] = {}
+        for z, at, pos in enc._zones:
+            sees = z.visible_to(seat)
+            if sees:
+                self.flags.append(at + 1)
+                self.seen.append((z.idx, pos))
+            self.marks_at[z.idx] = -1 if sees else enc._slot_marks.get(z.idx)
+            self.each[z.idx] = (at if z.count_visible() else -1, pos if sees else None)
 
 
 class _Written:
@@ -437,7 +492,7 @@ class _Written:
         self.head: tuple[int, ...] = ()
         self.zones: list[list[Any]] = []
         self.marks: dict[int, tuple] = {}
-        self.marked: list[tuple[int, list[int]]] = []  # the mark bits set: (base, bits)
+        self.marked: list[tuple[int, tuple[int, ...]]] = []  # the mark bits set: (base, bits)
         self.values: list[tuple] = []
 
 
@@ -454,6 +509,11 @@ def _getter(names: list[str]) -> Any:
         name = names[0]
         return lambda d: (d[name],)
     return itemgetter(*names)
+
+
+_EXACT_REPR = frozenset((str, int, bool, type(None)))  # types whose equal values have the same `repr`
+_KNOWN_LIMIT = 4096  # marks whose bits `ObservationEncoder._mark_bit` keeps at most
+_KNOWN_TUPLES = 1024  # tuples of marks whose bits `ObservationEncoder._bits` keeps at most (a small table: few cache misses)
 
 
 def _write_number(out: np.ndarray, at: int, v: Any) -> None:

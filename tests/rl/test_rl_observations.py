@@ -141,3 +141,41 @@ def test_vectors_kept_through_an_episode_equal_fresh_encodings(case):
                 assert np.array_equal(kept, encoder.encode_fresh(g, seat)), (ply, seat)
                 if ply % 25 == 0:
                     assert_matches_view(spec, g, seat, kept)
+
+
+@pytest.mark.parametrize("case", RULESETS, ids=lambda c: f"{c[0]}-{c[1]}")
+def test_positions_of_games_encoded_in_turn_equal_a_new_encoders_vectors(case):
+    """One encoder asked about positions of three games in turn, twice over (a search's or the
+    bench's clones: marks tuples shared by clones, found again by what the encoder keeps of
+    them), gives what a new encoder gives for each position."""
+    spec = spec_of(*case)
+    probe = spec.new_game(seed=0)
+    encoder = ObservationEncoder(probe)
+    games = [positions(spec, 40, seed) for seed in (1, 2, 3)]
+    turns = [p for triple in zip(*games) for p in triple]
+    expected = []
+    for p in turns:
+        new = ObservationEncoder(probe)
+        expected.append([new.encode_fresh(p, s) for s in range(spec.seats)])
+    for _ in range(2):
+        for p, vectors in zip(turns, expected):
+            for s in range(spec.seats):
+                assert np.array_equal(encoder.encode_fresh(p, s), vectors[s]), (p.st.version, s)
+
+
+def test_marks_equal_but_written_differently_have_their_own_bits():
+    # a mark's bit comes from its text (`repr`); the encoder keeps bits by value, and 1 == True
+    # == 1.0, "1" != 1: each mark here, after its look-alike was encoded, gives what a new
+    # encoder gives
+    spec = spec_of("hanabi", 2)
+    g = spec.new_game(seed=3)
+    encoder = spec.encoder
+    card = g.st.zones[g.st.g["hand"][1].idx][0]
+    pairs = [(1, True), (0, False), (1, 1.0), (1, "1"), (0.0, -0.0), (True, 1.0)]
+    assert any(bits([["rank", a]]) != bits([["rank", b]]) for a, b in pairs)  # else the test could not fail
+    for a, b in pairs:
+        for value in (a, b):
+            g.st.unmark(card)
+            g.st.mark(card, ["rank", value])
+            for seat in (0, 1):  # seat 0 sees the card, seat 1 its place
+                assert np.array_equal(encoder.encode(g, seat), ObservationEncoder(g).encode(g, seat)), (value, seat)
