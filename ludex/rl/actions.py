@@ -359,7 +359,10 @@ class ActionTable:
 
         The numbers come from the engine's listing of the legal moves (`Game.listed`: their
         bindings, found once per state version), read without making the moves: each move's
-        run of bindings is numbered by that move's function (`_numberer`). A listing the seat
+        run of bindings is numbered by that move's function (`_numberer`: mostly one
+        comprehension over small tables per move; a move with no argument here). A state whose
+        components are not those the tables were made from (`_same_tables`) is numbered from
+        its moves written out (`_legal_slow`). A listing the seat
         met among its last `_RECENT` (the same moves with as many bindings each, the same
         bindings where their values give the numbers, hidden zones of the same sizes where
         their places do) is recognised by comparing, not written out and hashed: Hanabi's
