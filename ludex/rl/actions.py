@@ -167,10 +167,7 @@ class ActionTable:
         self._last: tuple[Any, int, int, list[int], list] | None = None
         # per seat: the listings it met last that `actions` recognises, newest first (`_seen`)
         self._recent: dict[int, list[tuple]] = {}
-        # whether `actions` recognises recent listings: while at least 3 in 4 of a window of them
-        # are recognised (Hanabi's, 99.8%: less, the comparisons cost more than they save)
-        self._recall = True
-        self._found = self._missed = 0  # in the window: listings recognised, not recognised
+        self._found = self._missed = 0  # in `actions`' window: listings recognised, not recognised
         # the moves numbered by place in a hidden zone that is one zone for a given mover (`Z`, `Z[actor]`)
         self._one_zone = {m.name for m in rs.moves if len(m.params) == 1 and _one_zone(m.params[0].domain, self)}
         self._masks_max = min(_MASKS_MAX, max(16, _MASK_BYTES // max(self.n, 1)))
@@ -191,6 +188,11 @@ class ActionTable:
                 {b.name: self._numberer(k, sights[k]) for k, b in enumerate(blocks)},
                 {},  # the mask of each list of actions met (`mask`), up to `_MASK_BYTES` bytes of masks
                 {},  # per seat: whether it sees each zone (`_visible`)
+                # [whether `actions` recognises recent listings]: while at least 3 in 4 of a
+                # window of them are recognised (Hanabi's, 99.8%: less, the comparisons cost more
+                # than they save); a property of the numbering's listings, so the first table to
+                # find it does not pay decides for the others (a new environment starts judged)
+                [True],
                 # the names of the components by id and of the entities by position that the
                 # numbering functions' tables were made from (`_same_tables`)
                 ([c.name for c in st.comps], [e.name for e in st.entities]))
@@ -198,7 +200,7 @@ class ActionTable:
                 if len(_SHARED) >= _SHARED_MAX:  # a long-lived process trying many option sets
                     _SHARED.pop(next(iter(_SHARED), ()), None)  # the least recently used (none: another thread took it)
                 _SHARED[shared_key] = shared
-        self._numberers, self._answers, self._seen_by, self._names = shared
+        self._numberers, self._answers, self._seen_by, self._recalls, self._names = shared
         # the components' and entities' lists of the last state found to have those names (its
         # clones share them): `actions` numbers a state whose lists are these from the tables
         self._comps: list | None = None
@@ -380,7 +382,7 @@ class ActionTable:
             return acts
         spans = listing.spans
         bindings = listing.bindings
-        if self._recall:
+        if self._recalls[0]:
             # a listing the seat met lately, again? (compared in C, not hashed; `spans ==`
             # compares the moves by identity first, field by field when they differ: the count
             # of bindings and the first and last moves go first)
@@ -405,15 +407,15 @@ class ActionTable:
                         return acts
             self._missed += 1
             if self._missed >= _WINDOW:  # (the listings of a window: recognising them pays?)
-                self._recall = self._found >= 3 * self._missed
-                self._found = self._missed = 0
-                if not self._recall:
+                if self._found < 3 * self._missed:
+                    self._recalls[0] = False  # (for good, and for every table of the numbering)
                     self._recent.clear()
+                self._found = self._missed = 0
         visible = self._seen_by.get(seat)
         if visible is None or len(visible) != len(st.zones):
             visible = self._visible(st, seat)
         numberers = self._numberers
-        recall = self._recall
+        recall = self._recalls[0]
         if recall:
             seen = True  # whether `recent` can recognise it: every run numbered by its bindings or by place in one hidden zone
             places: list[tuple[int, int, int]] = []  # (start, zone index, length) of the runs numbered by place
@@ -498,7 +500,7 @@ class ActionTable:
         kept = entry[1]
         if kept is None:
             acts = entry[0]
-            if not (self._recall and self._templates):
+            if not (self._recalls[0] and self._templates):
                 return _ones(self.n, acts)
             key = tuple(acts)
             kept = self._answers.get(key)
@@ -740,6 +742,7 @@ class _Remembered(NamedTuple):
     numberers: dict[str, tuple[int, Any]]
     answers: dict[tuple[int, ...], Any]  # `mask`'s: a list of actions -> its mask
     seen_by: dict[int, list[bool]]
+    recalls: list[bool]
     names: tuple[list[str], list[str]]
 
 
