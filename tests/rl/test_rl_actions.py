@@ -115,6 +115,26 @@ def test_games_numbered_in_turn_by_tables_of_one_numbering_number_as_afresh(case
     assert plies > 20
 
 
+
+def test_a_state_whose_components_are_not_the_tables_is_numbered_from_its_moves(monkeypatch):
+    """The tables number a component by its id as the table's own game named it; a state whose
+    components are named otherwise by id (here: the names the tables check against reversed,
+    as if another build of the components) is numbered from its moves written out, not from
+    the tables."""
+    monkeypatch.setattr(actions, "_SHARED", {})  # (a numbering of its own, changed below)
+    spec = Spec("battle_line", 2)
+    t = ActionTable(spec.new_game(seed=0))
+    t._names[0].reverse()
+    rng = random.Random(2)
+    g = spec.new_game(seed=1)
+    for _ in range(40):
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        assert t.actions(g, seat) == t._legal_slow([Move.from_dict(m.to_dict()) for m in moves])
+        g.apply(seat, moves[rng.randrange(len(moves))])
+    assert t._comps is None  # never taken as the tables'
+
+
 def test_an_illegal_action_names_the_move_it_stands_for():
     spec = Spec(KUHN)
     g = spec.new_game(seed=1)
