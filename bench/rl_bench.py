@@ -30,7 +30,8 @@ plies:
 - mask: `action_mask` of the seat to act over 200 positions of random games, each position's
   legal moves numbered again (`table.forget()`: from what the table remembers, as in an
   episode); of which `numbers`: numbering them alone (`table.actions`), the rest is making
-  the array (a copy of the mask kept for that list of actions).
+  the array (a copy of a mask kept for that list of actions where listings recur, else a new
+  buffer with its 1s set: `ActionTable.mask`).
 - encode (its own target: Hanabi <= 20 us): `encode_fresh` of the seat to act over 200
   positions of random games; in play: `encode` of the seat to act after every ply of random
   games (the kept vector brought up to date, as an environment does), the difference between

@@ -29,7 +29,6 @@ trained on one version reads actions of that version only.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -152,6 +151,7 @@ class ActionTable:
         self.blocks = tuple(blocks)
         self.by_name = {b.name: b for b in blocks}
         self._block_no = {b.name: k for k, b in enumerate(blocks)}
+        self._single = {b.name: b.offset for b in blocks if not b.args}  # the action of each move with no argument
         self.n = offset
         self.version = f"{rs.content_hash[:16]}/seats={game.seats}/options={json.dumps(game.st.options, sort_keys=True)}"
         # per block and argument: value -> index (names for components, values otherwise)
@@ -167,15 +167,11 @@ class ActionTable:
         self._last: tuple[Any, int, int, list[int], list] | None = None
         # per seat: the listings it met last that `actions` recognises, newest first (`_seen`)
         self._recent: dict[int, list[tuple]] = {}
-        self._texts: dict[int, tuple[list, list]] = {}  # per seat: its last listing written out (`actions`), its answer
-        # whether `actions` recognises recent listings: while at least 3 in 4 of a window of them
-        # are recognised (Hanabi's, 99.8%: less, the comparisons cost more than they save)
-        self._recall = True
-        self._found = self._missed = 0  # in the window: listings recognised, not recognised
+        self._found = self._missed = 0  # in `actions`' window: listings recognised, not recognised
         # the moves numbered by place in a hidden zone that is one zone for a given mover (`Z`, `Z[actor]`)
         self._one_zone = {m.name for m in rs.moves if len(m.params) == 1 and _one_zone(m.params[0].domain, self)}
-        self._masks_max = min(_MEMO_MAX, max(16, _MASK_BYTES // min(max(self.n, 1), _TEMPLATE_MAX)))
-        self._templates = self.n <= _TEMPLATE_MAX  # whether `mask` keeps whole masks (else the positions of their 1s)
+        self._masks_max = min(_MASKS_MAX, max(16, _MASK_BYTES // max(self.n, 1)))
+        self._templates = self.n <= _TEMPLATE_MAX  # whether `mask` may keep masks (see there)
         # what the numbering remembers depends on the numbering alone: the tables of one
         # numbering (the environments of a vector of them, say) share it
         shared_key = (rs.content_hash, game.seats, json.dumps(game.st.options, sort_keys=True), ordinal_cap)
@@ -190,14 +186,25 @@ class ActionTable:
             shared = _Remembered(
                 # move name -> (what a run of its bindings' numbers follow from, the function numbering it): `_numberer`
                 {b.name: self._numberer(k, sights[k]) for k, b in enumerate(blocks)},
-                {},  # a listing written out (`actions`) -> [its actions, their mask or None]
-                {},  # the mask of each action list met (`mask`), up to `_MASK_BYTES` bytes of masks
-                {})  # per seat: whether it sees each zone (`_visible`)
+                {},  # the mask of each list of actions met (`mask`), up to `_MASK_BYTES` bytes of masks
+                {},  # per seat: whether it sees each zone (`_visible`)
+                # [whether `actions` recognises recent listings]: while at least 3 in 4 of a
+                # window of them are recognised (Hanabi's, 99.8%: less, the comparisons cost more
+                # than they save); a property of the numbering's listings, so the first table to
+                # find it does not pay decides for the others (a new environment starts judged)
+                [True],
+                # the names of the components by id and of the entities by position that the
+                # numbering functions' tables were made from (`_same_tables`)
+                ([c.name for c in st.comps], [e.name for e in st.entities]))
             if rs.content_hash:
                 if len(_SHARED) >= _SHARED_MAX:  # a long-lived process trying many option sets
                     _SHARED.pop(next(iter(_SHARED), ()), None)  # the least recently used (none: another thread took it)
                 _SHARED[shared_key] = shared
-        self._numberers, self._answers, self._masks, self._seen_by = shared
+        self._numberers, self._answers, self._seen_by, self._recalls, self._names = shared
+        # the components' and entities' lists of the last state found to have those names (its
+        # clones share them): `actions` numbers a state whose lists are these from the tables
+        self._comps: list | None = None
+        self._ents: list | None = None
 
     def _sight(self, node: A.Node) -> str:
         """Where a component bound to an argument of domain `node` lies for the mover when the
@@ -354,7 +361,10 @@ class ActionTable:
 
         The numbers come from the engine's listing of the legal moves (`Game.listed`: their
         bindings, found once per state version), read without making the moves: each move's
-        run of bindings is numbered by that move's function (`_numberer`). A listing the seat
+        run of bindings is numbered by that move's function (`_numberer`: mostly one
+        comprehension over small tables per move; a move with no argument here). A state whose
+        components are not those the tables were made from (`_same_tables`) is numbered from
+        its moves written out (`_legal_slow`). A listing the seat
         met among its last `_RECENT` (the same moves with as many bindings each, the same
         bindings where their values give the numbers, hidden zones of the same sizes where
         their places do) is recognised by comparing, not written out and hashed: Hanabi's
@@ -372,7 +382,7 @@ class ActionTable:
             return acts
         spans = listing.spans
         bindings = listing.bindings
-        if self._recall:
+        if self._recalls[0]:
             # a listing the seat met lately, again? (compared in C, not hashed; `spans ==`
             # compares the moves by identity first, field by field when they differ: the count
             # of bindings and the first and last moves go first)
@@ -397,74 +407,73 @@ class ActionTable:
                         return acts
             self._missed += 1
             if self._missed >= _WINDOW:  # (the listings of a window: recognising them pays?)
-                self._recall = self._found >= 3 * self._missed
-                self._found = self._missed = 0
-                if not self._recall:
+                if self._found < 3 * self._missed:
+                    self._recalls[0] = False  # (for good, and for every table of the numbering)
                     self._recent.clear()
+                self._found = self._missed = 0
         visible = self._seen_by.get(seat)
         if visible is None or len(visible) != len(st.zones):
             visible = self._visible(st, seat)
         numberers = self._numberers
-        # the listing written out where its numbers follow from it alone: per move its name,
-        # then its bindings (constants) or the end of its run (a hidden zone's whole contents,
-        # in order); the same text, the same answer (`_answers`)
-        text: list = []
-        written = True
-        seen = True  # whether `recent` can recognise it: every run numbered by its bindings or by place in one hidden zone
-        places: list[tuple[int, int, int]] = []  # (start, zone index, length) of the runs numbered by place
-        start = 0
-        for end, mc in spans:
-            name = mc.name
-            kind = numberers[name][0]
-            if kind == _RUNS:
-                if written:
-                    text.append(name)
-                    text += bindings[start:end]
-            elif kind == _BOUND:
-                written = False
-            elif kind == _PLACES and (zi := st.loc[bindings[start][0].id]) is not None and not visible[zi] \
-                    and end - start == len(st.zones[zi]):
-                text.append(name)
-                text.append(end)
-                places.append((start, zi, end - start))
-                seen = seen and name in self._one_zone
-            else:
-                written = seen = False
-                break
-            start = end
-        entry = None
-        if written:
-            got = self._texts.get(seat)
-            if got is not None and got[0] == text:  # the seat's last text again (compared in C, not hashed)
-                entry = got[1]
-            else:
-                key = tuple(text)
-                entry = self._answers.get(key)
-                if entry is not None:
-                    self._texts[seat] = (text, entry)
-        if entry is None:
-            acts = []
+        recall = self._recalls[0]
+        if recall:
+            seen = True  # whether `recent` can recognise it: every run numbered by its bindings or by place in one hidden zone
+            places: list[tuple[int, int, int]] = []  # (start, zone index, length) of the runs numbered by place
             start = 0
             for end, mc in spans:
-                acts += numberers[mc.name][1](bindings[start:end], st, visible, listing)
+                name = mc.name
+                kind = numberers[name][0]
+                if kind == _PLACES and (zi := st.loc[bindings[start][0].id]) is not None and not visible[zi] \
+                        and end - start == len(st.zones[zi]):
+                    places.append((start, zi, end - start))
+                    seen = seen and name in self._one_zone
+                elif kind != _RUNS and kind != _BOUND:
+                    seen = False
+                    break
                 start = end
-            entry = [acts, None]  # the actions, their mask once made
-            if written:
-                answers = self._answers
-                if len(answers) >= self._masks_max:  # (their masks: `_MASK_BYTES` at most)
-                    answers.clear()
-                answers[key] = entry
-                self._texts[seat] = (text, entry)
-        if seen and self._recall:
+        if st.comps is not self._comps or st.entities is not self._ents:
+            self._same_tables(st)
+        if self._comps is not st.comps or self._ents is not st.entities:  # not the tables' components: from the moves
+            acts = self._legal_slow(game.legal_moves(seat))
+        else:
+            # a move with no argument (one binding, one action) is numbered here, not called:
+            # such moves (pass, draw, done...) are often a listing's only ones
+            single = self._single
+            if len(spans) == 1:  # (one move: its run is the whole listing)
+                name = spans[0][1].name
+                a = single.get(name)
+                acts = [a] if a is not None and len(bindings) == 1 else numberers[name][1](bindings, st, visible, listing)
+            else:
+                acts = []
+                start = 0
+                for end, mc in spans:
+                    a = single.get(mc.name)
+                    if a is not None and end - start == 1:
+                        acts.append(a)
+                    else:
+                        acts += numberers[mc.name][1](bindings[start:end], st, visible, listing)
+                    start = end
+        entry = [acts, None]  # the actions, their mask once made
+        if recall and seen:
             recent = self._recent.get(seat)
             if recent is None:
                 recent = self._recent[seat] = []
             recent.insert(0, _seen(spans, bindings, places, entry))
             if len(recent) > _RECENT:
                 recent.pop()
-        acts = entry[0]
         self._last = (st, st.version, seat, acts, entry)
         return acts
+
+    def _same_tables(self, st: Any) -> None:
+        """Take `st`'s lists of components and entities as `actions`' (`_comps`, `_ents`) when
+        their names by id and by position are those the numbering functions' tables were made
+        from (`_names`): a game and its clones share those lists, and the games of one ruleset,
+        seats and options build them alike. Components or entities made later than the tables
+        (ids past them) are numbered by name (`_numberer`'s fallback)."""
+        comps, ents = self._names
+        if len(st.comps) >= len(comps) and len(st.entities) >= len(ents) \
+                and [c.name for c in st.comps[:len(comps)]] == comps and [e.name for e in st.entities[:len(ents)]] == ents:
+            self._comps, self._ents = st.comps, st.entities
 
     def forget(self) -> None:
         """Drop `actions`' last answer (its numbers are found again from the listing; what the
@@ -475,10 +484,13 @@ class ActionTable:
         """1 at each legal action of `seat` now, else 0 (all 0 when it is not `seat`'s decision):
         a new int8 numpy array of length `n` (the caller's to keep or change).
 
-        Each distinct list of legal actions has its mask made once and kept (up to
-        `_MASK_BYTES` bytes of them), and the answer is a copy; past `_TEMPLATE_MAX` actions,
-        where copying a kept mask costs more than zeroing a new one (the kept ones are many
-        and seldom in the processor's cache), the positions of its 1s are kept instead."""
+        Where `actions` recognises recent listings (they recur, and so do their lists of
+        actions) and there are at most `_TEMPLATE_MAX` actions, each distinct list has its mask
+        made once and kept (up to `_MASK_BYTES` bytes of them), and the answer is a copy. Else
+        the mask is made anew, a zeroed buffer with its 1s set one by one: a kept mask would be
+        found through a dict seldom in the processor's cache (a third of the overhead of
+        Balloon Cup's step), and numpy turning a list of actions into positions costs more
+        than the loop."""
         st = game.st
         last = self._last
         if last is None or last[0] is not st or last[1] != st.version or last[2] != seat:
@@ -488,24 +500,17 @@ class ActionTable:
         kept = entry[1]
         if kept is None:
             acts = entry[0]
+            if not (self._recalls[0] and self._templates):
+                return _ones(self.n, acts)
             key = tuple(acts)
-            kept = self._masks.get(key)
+            kept = self._answers.get(key)
             if kept is None:
-                masks = self._masks
+                masks = self._answers
                 if len(masks) >= self._masks_max:
                     masks.clear()
-                if self._templates:
-                    kept = _zeros(self.n, _INT8)
-                    kept.put(acts, 1)
-                else:
-                    kept = np.array(acts, np.intp)
-                masks[key] = kept
+                kept = masks[key] = _ones(self.n, acts)
             entry[1] = kept
-        if self._templates:
-            return kept.copy()
-        mask = _zeros(self.n, _INT8)
-        mask[kept] = 1
-        return mask
+        return kept.copy()
 
     def _legal_slow(self, moves: list[Move]) -> list[int]:
         """Numbers from each move's encoded arguments (what a client would send)."""
@@ -514,22 +519,22 @@ class ActionTable:
 
     def _numberer(self, k_b: int, sights: tuple[str | None, ...]) -> tuple[int, Any]:
         """How `actions` numbers a run of block `k_b`'s bindings of one listing: `(kind,
-        number)`, where `number(bindings, state, visible, listing) -> sequence of actions` (a
-        list or a tuple, maybe one it keeps: read it, do not change it; `visible` says per zone index whether the
-        seat sees it) numbers any run, and `kind` says what the run's numbers follow from:
-        `_RUNS`, the bindings alone (constants); `_BOUND`, each binding alone (components by
-        name, entities, constants); `_PLACES`, its length alone when the run is a hidden
-        zone's whole contents (a move's bindings over a zone follow the zone's order and bind
-        each component once, so a run as long as the zone is the zone: places 0..k-1);
-        `_CALL`, more (ask `number`). Built once per move, from what its arguments'
-        domains say (`sights`):
+        number)`, where `number(bindings, state, visible, listing) -> list of actions` (a new
+        list; `visible` says per zone index whether the seat sees it) numbers any run, and
+        `kind` says what the run's numbers follow from: `_RUNS`, the bindings alone
+        (constants); `_BOUND`, each binding alone (components by name, entities, constants);
+        `_PLACES`, its length alone when the run is a hidden zone's whole contents (a move's
+        bindings over a zone follow the zone's order and bind each component once); `_CALL`,
+        more. Built once per move, from what its arguments' domains say (`sights`):
 
-        - every argument a constant value, or a component lying where the seat sees it (by
-          name): a binding's action follows from the binding alone, remembered (per run when
-          every argument is a constant: such runs recur; else per binding);
-        - ordinals: from the encoded moves (`_number`);
-        - else binding by binding (`_bound`: a component by name where the seat sees it, else
-          by place), remembered while every component lies where the seat sees it."""
+        - ordinals: binding by binding, in listing order (`_ranked`);
+        - else by the move's tables (`_tabled`: per argument, its value's share of the
+          number), where every component lies where the seat sees it (always, when the
+          domains say so; else checked per run, `_all_seen`), the whole contents of a hidden
+          zone by place (`_PLACES`), else binding by binding (`_bound`: a component by name
+          where the seat sees it, else by place). A value the tables do not know (outside its
+          universe, or made after them) is numbered by `_bound`, which raises
+          ActionSpaceTooSmall for a value outside its universe."""
         b, index = self.blocks[k_b], self._index[k_b]
         name = b.name
         if any(u.__class__ is Ordinal for u in b.universes):
@@ -539,44 +544,80 @@ class ActionTable:
                 return [ranked(b, index, bd, visible, loc, zones, listing, ordinals) for bd in run]
             return _CALL, number_ordinals
 
-        memo: dict[tuple, int] = {}  # binding -> action, where that follows from the binding alone
+        tabled = self._tabled(k_b)
+        bound = self._bound
 
-        def remembered(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> Sequence[int]:
-            try:  # (itemgetter looks many keys up in C: a third faster than map or a comprehension)
-                return itemgetter(*run)(memo) if len(run) > 1 else (memo[run[0]],)  # type: ignore[no-any-return]
-            except KeyError:  # one first met: numbered, then remembered
-                if len(memo) > _MEMO_MAX:
-                    memo.clear()
-                got = []
-                for bd in run:
-                    a = memo.get(bd)
-                    if a is None:
-                        a = memo[bd] = self._bound(b, index, bd, visible, st.loc, st.zones, name)
-                    got.append(a)
-                return got
+        def number_bound(run: list[tuple], st: Any, visible: list[bool], listing: Any = None) -> list[int]:
+            if tabled is not None:
+                try:
+                    return tabled(run)
+                except (LookupError, AttributeError, TypeError):  # a value the tables do not know
+                    pass
+            loc, zones = st.loc, st.zones
+            return [bound(b, index, bd, visible, loc, zones, name) for bd in run]
 
-        if all(u.__class__ is Values for u in b.universes):  # constants: the runs themselves recur
-            runs: dict[tuple, Sequence[int]] = {}
-
-            def number_values(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
-                key = tuple(run)
-                got = runs.get(key)
-                if got is None:
-                    if len(runs) > _MEMO_MAX:
-                        runs.clear()
-                    got = runs[key] = remembered(run, st, visible)
-                return got
-            return _RUNS, number_values
         if all(s in (None, "seen") for s in sights):
-            return _BOUND, remembered
+            return (_RUNS if all(u.__class__ is Values for u in b.universes) else _BOUND), number_bound
         comp_args = self._comp_args[k_b]
 
-        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> Sequence[int]:
+        def number_each(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
             if _all_seen(run, comp_args, st.loc, visible):
-                return remembered(run, st, visible)
-            loc, zones, bound = st.loc, st.zones, self._bound  # components where the seat does not see them
+                return number_bound(run, st, visible)
+            loc, zones = st.loc, st.zones  # components where the seat does not see them
             return [bound(b, index, bd, visible, loc, zones, name) for bd in run]
-        return (_PLACES if sights == ("unseen",) else _CALL), number_each
+        if sights != ("unseen",):
+            return _CALL, number_each
+        # one argument, in a zone the mover never sees: a run that is the zone's whole
+        # contents, in order, is numbered by its length alone
+        named, size = self._sizes[k_b][0]
+        r = b.radix[0]
+        by_length = [list(range(b.offset + named * r, b.offset + (named + k) * r, r)) for k in range(size - named + 1)]
+
+        def number_places(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+            try:
+                zi = st.loc[run[0][0].id]
+                if zi is not None and not visible[zi]:
+                    zone = st.zones[zi]
+                    if len(zone) == len(run) < len(by_length) and list(map(_first, run)) == zone:
+                        return by_length[len(run)][:]
+            except (AttributeError, TypeError):  # not a component: numbered below
+                pass
+            return number_each(run, st, visible, listing)
+        return _PLACES, number_places
+
+    def _tabled(self, k_b: int) -> Any:
+        """Block `k_b`'s numbering by tables, `number(bindings) -> list of actions`, or None
+        when an argument is an ordinal or a constant universe holds a bool (True == 1 as a
+        key). The number of a binding is the block's offset plus, per argument, its value's
+        index times its radix, read from a table per argument that stays small: a dict by
+        value (constants), a list by component id or by entity position (every component by
+        name: the caller knows the seat sees it). A value outside its table raises
+        LookupError, AttributeError or TypeError (a component with no entry is None there).
+        The tables are of the components and entities of the table's state (`_names`)."""
+        b, index, st = self.blocks[k_b], self._index[k_b], self._st
+        env: dict[str, Any] = {}
+        terms = []
+        for j, (u, r) in enumerate(zip(b.universes, b.radix)):
+            ix = index[j]
+            if u.__class__ is Values:
+                if any(v.__class__ is bool for v in u.values):  # type: ignore[union-attr]
+                    return None
+                env[f"t{j}"] = {v: i * r for v, i in ix.items()}
+                terms.append(f"t{j}[a{j}]")
+            elif u.__class__ is Components:
+                env[f"t{j}"] = [None if (i := ix.get(c.name)) is None else i * r for c in st.comps]
+                terms.append(f"t{j}[a{j}.id]")
+            elif u.__class__ is Entities:
+                env[f"t{j}"] = [None if (i := ix.get(e.name)) is None else i * r for e in st.entities]
+                terms.append(f"t{j}[a{j}._n]")
+            else:
+                return None
+        if not terms:  # no argument: one binding, ()
+            return lambda run: [b.offset] * len(run)
+        # one comprehension per move, its tables local (a generated function: the loop and the
+        # additions in the interpreter's fast paths, no call per binding)
+        names = "".join(f"a{j}, " for j in range(len(terms)))
+        return eval(f"lambda run: [{b.offset} + {' + '.join(terms)} for {names}in run]", env)  # noqa: S307
 
     def _bound(self, b: MoveBlock, index: list[dict[Any, int]], binding: tuple, visible: list[bool], loc: list,
                zones: list, name: str) -> int:
@@ -699,9 +740,10 @@ class _Remembered(NamedTuple):
     (see `ActionTable.__init__`)."""
 
     numberers: dict[str, tuple[int, Any]]
-    answers: dict[tuple, list]
-    masks: dict[tuple[int, ...], Any]
+    answers: dict[tuple[int, ...], Any]  # `mask`'s: a list of actions -> its mask
     seen_by: dict[int, list[bool]]
+    recalls: list[bool]
+    names: tuple[list[str], list[str]]
 
 
 # What each numbering (ruleset, seats, options, ordinal cap) remembers, for the tables of it;
@@ -765,14 +807,24 @@ def _all_seen(run: list[tuple], comp_args: tuple[int, ...], loc: list, visible: 
     return True
 
 
-_zeros, _INT8 = np.zeros, np.dtype(np.int8)
+_frombuffer, _INT8 = np.frombuffer, np.dtype(np.int8)
 _RUNS, _PLACES, _CALL, _BOUND = 0, 1, 2, 3  # `ActionTable._numberer`'s kinds
 _NO_RUNS = itemgetter(slice(0, 0))  # no run of bindings to compare: []
+_first = itemgetter(0)
 _WINDOW = 256  # `ActionTable.actions`' window of listings not recognised, to judge whether recognising pays
 _RECENT = 4  # listings `actions` recognises per seat (Hanabi's recur within the last 4: 99.8%)
-_MEMO_MAX = 100_000  # a numbering function's remembered bindings or runs, at most
+_MASKS_MAX = 100_000  # `ActionTable.mask`'s kept masks, at most (however small)
 _MASK_BYTES = 32 << 20  # `ActionTable.mask`'s kept masks, at most
 _TEMPLATE_MAX = 4096  # `ActionTable.mask` keeps whole masks of this many actions at most
+
+
+def _ones(n: int, actions: list[int]) -> Any:
+    """An int8 array of `n` zeros but at `actions` (a bytearray's buffer: written in C one
+    item at a time, no list turned into an array)."""
+    ones = bytearray(n)
+    for a in actions:
+        ones[a] = 1
+    return _frombuffer(ones, _INT8)
 
 
 def _members(u: Universe) -> tuple[Any, ...]:

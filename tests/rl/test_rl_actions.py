@@ -86,6 +86,55 @@ def test_the_mask_after_every_ply_is_the_legal_moves_as_a_client_writes_them(cas
         assert t.to_move(g, seat, fresh[i]) == written[i]
 
 
+
+@pytest.mark.parametrize("case", cases(), ids=case_id)
+def test_games_numbered_in_turn_by_tables_of_one_numbering_number_as_afresh(case):
+    """Three random games played ply by ply in turn, each listing numbered by one of two tables
+    of the same numbering (as the environments of a vector share it: the second is made from
+    another game): the numbers found from the listing's bound values by each move's tables
+    (components by id, entities by position, constants by value, a hidden hand by place) are
+    those of the legal moves written out and numbered afresh, at every ply of every
+    bundled ruleset, variant and seat count."""
+    name, variants, seats = case
+    spec = Spec(name, seats, variants)
+    tables = [spec.table, ActionTable(spec.new_game(seed=99))]
+    assert tables[1]._numberers is tables[0]._numberers  # one numbering: its functions shared
+    rng = random.Random(6)
+    games = [spec.new_game(seed=k) for k in range(3)]
+    plies = 0
+    for ply in range(100):
+        for k, g in enumerate(games):
+            if g.terminal or g.decision().stuck:
+                continue
+            seat = g.decision().seats[0]
+            t = tables[(ply + k) % 2]
+            moves = g.legal_moves(seat)
+            assert t.actions(g, seat) == t._legal_slow([Move.from_dict(m.to_dict()) for m in moves])
+            g.apply(seat, moves[rng.randrange(len(moves))])
+            plies += 1
+    assert plies > 20
+
+
+
+def test_a_state_whose_components_are_not_the_tables_is_numbered_from_its_moves(monkeypatch):
+    """The tables number a component by its id as the table's own game named it; a state whose
+    components are named otherwise by id (here: the names the tables check against reversed,
+    as if another build of the components) is numbered from its moves written out, not from
+    the tables."""
+    monkeypatch.setattr(actions, "_SHARED", {})  # (a numbering of its own, changed below)
+    spec = Spec("battle_line", 2)
+    t = ActionTable(spec.new_game(seed=0))
+    t._names[0].reverse()
+    rng = random.Random(2)
+    g = spec.new_game(seed=1)
+    for _ in range(40):
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        assert t.actions(g, seat) == t._legal_slow([Move.from_dict(m.to_dict()) for m in moves])
+        g.apply(seat, moves[rng.randrange(len(moves))])
+    assert t._comps is None  # never taken as the tables'
+
+
 def test_an_illegal_action_names_the_move_it_stands_for():
     spec = Spec(KUHN)
     g = spec.new_game(seed=1)
