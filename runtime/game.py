@@ -1152,6 +1152,30 @@ class Game:
             st.actor = saved
         raise IllegalMove(f"no random pick for '{move.name}' met its requires in {tries} tries")
 
+    def legal_picks(self, seat: int, move: Move) -> list[Move]:
+        """Every move `move` (as listed for `seat`, with one pick offer: runtime.picks) stands
+        for: one per ordered choice of the offer's count of different candidates that the
+        move's requires accept, choices in the order of `itertools.permutations` over the
+        offer's candidates. `[move]` when it has no offer. The requires are run once per
+        ordered choice (n!/(n-k)! of them: 72 for 2 of 9), so this is for small offers."""
+        if not move.args or not any(picks.is_offer(v) for v in move.args.values()):
+            return [move]
+        st = self.st
+        saved = st.actor
+        st.actor = seat
+        out: list[Move] = []
+        try:
+            for args in picks.every_choice(move.args):
+                chosen = Move(move.name, args)
+                try:
+                    self._checked(chosen, seat, False)
+                except IllegalMove:
+                    continue
+                out.append(chosen)
+        finally:
+            st.actor = saved
+        return out
+
     # ---- simultaneous steps (runtime.simultaneous) ----
     def _open_round(self) -> None:
         """Open the round of the simultaneous step the turn machine is at (none elsewhere).

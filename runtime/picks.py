@@ -11,7 +11,9 @@ the picked list are checked when the move is sent, not while listing.
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from typing import Any, Callable
 
 from runtime.values import encode
@@ -54,6 +56,19 @@ def offer(count: Any, items: Any) -> list[Pick]:
 def is_offer(v: Any) -> bool:
     """Whether a listed move's argument value (JSON) is a pick's offer rather than a choice."""
     return isinstance(v, dict) and set(v) == {"pick", "of"}
+
+
+def every_choice(args: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """`args` of a listed move with one offer (the move's last argument: the checker allows
+    no other) replaced by each ordered pick of its candidates in turn (JSON in, JSON out),
+    in the order of `itertools.permutations`: what `Game.legal_picks` tries."""
+    name = next((k for k, v in args.items() if is_offer(v)), None)
+    if name is None:
+        yield args
+        return
+    offer = args[name]
+    for chosen in itertools.permutations(offer["of"], offer["pick"]):
+        yield {**args, name: list(chosen)}
 
 
 def random_choice(args: dict[str, Any], rng: random.Random) -> dict[str, Any]:

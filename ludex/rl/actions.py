@@ -16,6 +16,9 @@ game's tables (for the given seats and options), never from a running game:
   constants (`where it is tactic and .tname == scout`) narrows the components
   (`Components`).
 - an entity set -> its entities (`Entities`).
+- a pick of several at once (`NAME in COUNT of DOMAIN`, COUNT a constant) -> every ordered
+  choice of COUNT different values of the domain's universe, in `itertools.permutations` order
+  (`Picks`); the legal ones are the choices the move's requires accept (`Game.legal_picks`).
 - anything else (a function's result, a filtered list of maps) -> ordinals 0..cap-1: the
   k-th distinct legal value of that argument given the arguments before it, in the order
   the engine lists the legal moves (`Ordinal`). A legal move past the cap raises
@@ -28,7 +31,9 @@ trained on one version reads actions of that version only.
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -102,7 +107,30 @@ class Ordinal:
         return [f"#{k}" for k in range(self.cap)]
 
 
-Universe = Values | Components | Entities | Ordinal
+@attrs.frozen
+class Picks:
+    """`count` different elements of `base` at once, in order (a move's `NAME in COUNT of
+    DOMAIN`, runtime.picks): every ordered choice of `count` distinct indices of `base`,
+    numbered in lexicographic order (`_perm_rank`); size n!/(n-count)! for a base of n."""
+
+    base: Values | Components | Entities
+    count: int
+
+    @property
+    def size(self) -> int:
+        return math.perm(self.base.size, self.count)
+
+    def label(self, k: int) -> str:
+        """The `k`-th ordered choice, as `[label, label...]` of the base's labels."""
+        names = self.base.labels()
+        return "[" + ",".join(names[i] for i in _perm_unrank(k, self.base.size, self.count)) + "]"
+
+    def labels(self) -> list[str]:
+        names = self.base.labels()
+        return ["[" + ",".join(names[i] for i in p) + "]" for p in itertools.permutations(range(self.base.size), self.count)]
+
+
+Universe = Values | Components | Entities | Ordinal | Picks
 
 
 @attrs.frozen
@@ -136,7 +164,7 @@ class ActionTable:
         blocks: list[MoveBlock] = []
         offset = 0
         for m in rs.moves:
-            us = tuple(self._universe(b.domain) for b in m.params)
+            us = tuple(self._param_universe(b, m.name) for b in m.params)
             radix: list[int] = []
             stride = 1
             for u in reversed(us):
@@ -152,6 +180,8 @@ class ActionTable:
         self.by_name = {b.name: b for b in blocks}
         self._block_no = {b.name: k for k, b in enumerate(blocks)}
         self._single = {b.name: b.offset for b in blocks if not b.args}  # the action of each move with no argument
+        # the moves with a pick argument (`Picks`): a listing holding one is numbered by `_with_picks`
+        self._pick_moves = frozenset(b.name for b in blocks if any(u.__class__ is Picks for u in b.universes))
         self.n = offset
         self.version = f"{rs.content_hash[:16]}/seats={game.seats}/options={json.dumps(game.st.options, sort_keys=True)}"
         # per block and argument: value -> index (names for components, values otherwise)
@@ -226,6 +256,22 @@ class ActionTable:
         return "either"
 
     # ---- the universes ----
+    def _param_universe(self, b: A.Binder, move: str) -> Universe:
+        """A move parameter's universe: its domain's (`_universe`), or `Picks` of it for a
+        pick binder (`NAME in COUNT of DOMAIN`, whose COUNT must be a constant). Raises
+        ValueError for a pick whose count is not a constant or whose domain has no fixed
+        universe."""
+        u = self._universe(b.domain)
+        if b.count is None:
+            return u
+        k = self._static(b.count, None)
+        if k.__class__ is not int or k < 0:
+            raise ValueError(f"move '{move}': '{b.name}' picks a number of elements that is not a constant; "
+                             "a fixed action space needs one")
+        if u.__class__ is Ordinal or u.__class__ is Picks:
+            raise ValueError(f"move '{move}': '{b.name}' picks from a domain whose values are not known before play")
+        return Picks(u, k)  # type: ignore[arg-type]
+
     def _universe(self, node: A.Node) -> Universe:
         op = node.op
         if op == "where":
@@ -333,7 +379,7 @@ class ActionTable:
         """`action` as text: `move(arg=label, ...)`; a label is a value, a component name,
         `@k` (the k-th place of a zone the mover cannot see) or `#k` (the k-th legal choice)."""
         b, idx = self.decode(action)
-        labels = [u.labels()[i] for u, i in zip(b.universes, idx)]
+        labels = [u.label(i) if u.__class__ is Picks else u.labels()[i] for u, i in zip(b.universes, idx)]
         return f"{b.name}(" + ", ".join(f"{n}={v}" for n, v in zip(b.args, labels)) + ")"
 
     def decode(self, action: int) -> tuple[MoveBlock, tuple[int, ...]]:
@@ -351,6 +397,9 @@ class ActionTable:
         """`seat`'s legal actions now: action -> index in `game.legal_moves(seat)` (a new dict).
         Raises ActionSpaceTooSmall when a legal move has no action."""
         acts = self.actions(game, seat)
+        entry = self._last[4]  # type: ignore[index]
+        if len(entry) > 2:  # a listing with a pick: several actions may stand for one listed offer
+            return {a: i for a, (i, _m) in zip(acts, entry[2])}
         return dict(zip(acts, range(len(acts))))
 
     def actions(self, game: Game, seat: int) -> list[int]:
@@ -382,6 +431,8 @@ class ActionTable:
             return acts
         spans = listing.spans
         bindings = listing.bindings
+        if self._pick_moves and any(mc.name in self._pick_moves for _end, mc in spans):
+            return self._with_picks(game, seat)
         if self._recalls[0]:
             # a listing the seat met lately, again? (compared in C, not hashed; `spans ==`
             # compares the moves by identity first, field by field when they differ: the count
@@ -537,6 +588,10 @@ class ActionTable:
           ActionSpaceTooSmall for a value outside its universe."""
         b, index = self.blocks[k_b], self._index[k_b]
         name = b.name
+        if any(u.__class__ is Picks for u in b.universes):
+            def number_picks(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
+                raise AssertionError("a listing with a pick is numbered by `_with_picks`")
+            return _CALL, number_picks
         if any(u.__class__ is Ordinal for u in b.universes):
             def number_ordinals(run: list[tuple], st: Any, visible: list[bool], listing: Any) -> list[int]:
                 ordinals: dict[tuple, dict[Any, int]] = {}
@@ -666,6 +721,14 @@ class ActionTable:
                 key = json.dumps(v, sort_keys=True)
                 k = _rank(ordinals, prefix, key, u.cap, m.name, name)  # type: ignore[union-attr]
                 prefix = prefix + (key,)
+            elif u.__class__ is Picks:  # a list of different base values, ranked as an ordered choice
+                base = u.base  # type: ignore[union-attr]
+                idx = [self._base_index(index[j], base, x, m.name, name) for x in v] if isinstance(v, list) else []
+                if len(idx) != u.count or len(set(idx)) != len(idx):  # type: ignore[union-attr]
+                    raise ActionSpaceTooSmall(f"move '{m.name}': {name}={json.dumps(v)} is not a pick of "
+                                              f"{u.count} different values")  # type: ignore[union-attr]
+                k = _perm_rank(idx, base.size)
+                prefix = prefix + (k,)
             else:
                 k = index[j].get(_key(v))
                 if k is None and u.__class__ is Components and isinstance(v, str) and "@" in v:
@@ -677,6 +740,34 @@ class ActionTable:
             action += k * r
         return action
 
+    def _with_picks(self, game: Game, seat: int) -> list[int]:
+        """`actions` of a listing holding a move with a pick argument (runtime.picks): each
+        listed offer stands for one action per ordered choice its requires accept
+        (`Game.legal_picks`), the other moves for one each, all numbered from their moves
+        written out (`_number`), in listing order. Kept as `_last` with, per action, (its
+        move's index in the listing, the move it stands for): `apply` sends that move."""
+        st = game.st
+        moves = game.legal_moves(seat)
+        made: list[tuple[int, Move]] = []
+        for i, m in enumerate(moves):
+            made.extend((i, chosen) for chosen in game.legal_picks(seat, m))
+        ordinals: dict[tuple, dict[str, int]] = {}
+        acts = [self._number(m, ordinals) for _i, m in made]
+        self._last = (st, st.version, seat, acts, [acts, None, made])
+        return acts
+
+    @staticmethod
+    def _base_index(index: dict[Any, int], base: Universe, v: Any, move: str, arg: str) -> int:
+        """The index of one picked value `v` (as encoded) in a pick's base universe. Raises
+        ActionSpaceTooSmall for a value outside it."""
+        k = index.get(_key(v))
+        if k is None and base.__class__ is Components and isinstance(v, str) and "@" in v:
+            k = len(base.names) + int(v.rsplit("@", 1)[1])  # type: ignore[union-attr]
+        if k is None or k >= base.size:
+            raise ActionSpaceTooSmall(f"move '{move}': {arg} holds {json.dumps(v)}, not in its universe "
+                                      f"({base.__class__.__name__}, {base.size} values)")
+        return k
+
     def _visible(self, st: Any, seat: int) -> list[bool]:
         """Per zone index, whether `seat` sees its contents (fixed: visibility and owner never
         change)."""
@@ -686,9 +777,14 @@ class ActionTable:
         return got
 
     def to_move(self, game: Game, seat: int, action: int) -> Move:
-        """The legal move `action` stands for now. Raises IllegalMove when it is not legal
-        (or not `seat`'s decision), naming the move it decodes to."""
-        return game.legal_moves(seat)[self._index_of(game, seat, action)]
+        """The legal move `action` stands for now (for a pick, the move with its choice made).
+        Raises IllegalMove when it is not legal (or not `seat`'s decision), naming the move
+        it decodes to."""
+        i = self._index_of(game, seat, action)
+        entry = self._last[4]  # type: ignore[index]
+        if len(entry) > 2:  # a listing with a pick: each action its move (`_with_picks`)
+            return entry[2][i][1]  # type: ignore[no-any-return]
+        return game.legal_moves(seat)[i]
 
     def apply(self, game: Game, seat: int, action: int) -> None:
         """Apply the legal move `action` stands for now, as `game.apply(seat, self.to_move(game,
@@ -705,6 +801,11 @@ class ActionTable:
                 i = self._index_of(game, seat, action)  # raises
         else:
             i = self._index_of(game, seat, action)
+        if self._pick_moves:
+            entry = self._last[4]  # type: ignore[index]
+            if len(entry) > 2:  # a listing with a pick: each action its move (`_with_picks`)
+                game.apply(seat, entry[2][i][1])
+                return
         game.apply_listed(seat, i)
 
     def _index_of(self, game: Game, seat: int, action: int) -> int:
@@ -722,10 +823,16 @@ class ActionTable:
         writes it). Raises IllegalMove when it is not legal now."""
         m = move if isinstance(move, Move) else Move.from_dict(move)
         acts = self.actions(game, seat)
-        moves = game.legal_moves(seat)
-        for a, i in zip(acts, range(len(acts))):
-            if moves[i] == m:
-                return a
+        entry = self._last[4]  # type: ignore[index]
+        if len(entry) > 2:  # a listing with a pick: each action its move (`_with_picks`)
+            for a, (_i, listed) in zip(acts, entry[2]):
+                if listed == m:
+                    return a
+        else:
+            moves = game.legal_moves(seat)
+            for a, i in zip(acts, range(len(acts))):
+                if moves[i] == m:
+                    return a
         raise IllegalMove(f"{m.name}({json.dumps(m.args)}) is not a legal move of seat {seat} now")
 
     def layout(self) -> list[dict[str, Any]]:
@@ -828,6 +935,8 @@ def _ones(n: int, actions: list[int]) -> Any:
 
 
 def _members(u: Universe) -> tuple[Any, ...]:
+    if isinstance(u, Picks):  # a pick's values are its base's, each indexed in the base
+        u = u.base
     if isinstance(u, Values):
         return u.values
     if isinstance(u, (Components, Entities)):
@@ -907,3 +1016,24 @@ def _static_test(cond: A.Node, comp: Any, table: ActionTable) -> bool | None:
         v = table._static(cond, comp)
         return None if v is _UNKNOWN else bool(v)
     return None
+
+
+def _perm_rank(idx: list[int], n: int) -> int:
+    """The rank of the ordered choice `idx` (k different ints of 0..n-1) among all such
+    choices in lexicographic order (those of `itertools.permutations(range(n), k)`)."""
+    k = len(idx)
+    rank = 0
+    for j, i in enumerate(idx):
+        smaller = i - sum(1 for u in idx[:j] if u < i)  # the unused indices below i
+        rank += smaller * math.perm(n - j - 1, k - j - 1)
+    return rank
+
+
+def _perm_unrank(rank: int, n: int, k: int) -> list[int]:
+    """The ordered choice of k different ints of 0..n-1 whose `_perm_rank` is `rank`."""
+    free = list(range(n))
+    out = []
+    for j in range(k):
+        q, rank = divmod(rank, math.perm(n - j - 1, k - j - 1))
+        out.append(free.pop(q))
+    return out

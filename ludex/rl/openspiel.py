@@ -257,16 +257,17 @@ class LudexSpielState(pyspiel.State):
         if self._node is not None:
             return pyspiel.PlayerId.CHANCE
         g = self.game
-        if g.terminal or g.decision().stuck:
+        d = g.decision()
+        if g.terminal or d.stuck:
             return pyspiel.PlayerId.TERMINAL
-        return g.st.actor
+        return d.seats[0]  # (at a simultaneous step, the first seat of the round yet to choose: its choice is sealed)
 
     def is_terminal(self) -> bool:
         return self.current_player() == pyspiel.PlayerId.TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
         g = self.game
-        if self._node is not None or g.terminal or g.st.actor != player:
+        if self._node is not None or g.terminal or player not in g.decision().seats[:1]:
             return []
         return sorted(self._spec.value.table.actions(g, player))
 
@@ -281,7 +282,7 @@ class LudexSpielState(pyspiel.State):
             self._chance(int(action))
             return
         g, spec = self.game, self._spec.value
-        seat = g.st.actor
+        seat = g.decision().seats[0]
         move = spec.table.to_move(g, seat, int(action))
         self._pending = ("move", seat, move.to_dict())
         self._advance()

@@ -83,6 +83,7 @@ def random_positions(spec: Spec, count: int, seed: int) -> list[Game]:
             g = spec.new_game(seed=rng.getrandbits(32))
             continue
         out.append(g.clone())
-        moves = g.legal_moves(g.st.actor)
-        g.apply(g.st.actor, moves[rng.randrange(len(moves))])
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        g.apply(seat, g.pick_at_random(seat, moves[rng.randrange(len(moves))], rng))  # (a pick's offer: a pick)
     return out

@@ -11,6 +11,8 @@ from dsl.loader import bundled_rulesets, load_ruleset
 from ludex.rl.spec import random_positions
 
 KUHN = str(Path(__file__).parents[2] / "ludex" / "rl" / "examples" / "kuhn_poker.ludex")
+# a ruleset whose move picks two cards at once, at a simultaneous step (docs/language.md, "Picking several at once")
+PASS_LEFT = str(Path(__file__).parent / "rulesets" / "pass_left.ludex")
 
 
 def cases() -> list[tuple[str, tuple[str, ...], int]]:
@@ -44,4 +46,4 @@ def random_plies(spec: Any, games: int, plies: int, rng: random.Random) -> Itera
             seat = g.decision().seats[0]
             yield g, seat
             moves = g.legal_moves(seat)
-            g.apply(seat, moves[rng.randrange(len(moves))])
+            g.apply(seat, g.pick_at_random(seat, moves[rng.randrange(len(moves))], rng))  # (a pick's offer: a pick)

@@ -1,0 +1,101 @@
+"""A move that picks several at once (`cs in 2 of hand[actor]`, runtime.picks) in the fixed
+action space: one action per ordered choice of the pick, the legal ones those the move's
+requires accept, played by the environments and checked by PettingZoo's and OpenSpiel's own
+conformance tests."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+pyspiel = pytest.importorskip("pyspiel")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+from rl_cases import PASS_LEFT  # noqa: E402
+
+from ludex import rl  # noqa: E402
+from ludex.rl.spec import Spec  # noqa: E402
+from runtime import IllegalMove  # noqa: E402
+
+
+def _expected_actions(spec, game, seat):
+    """The actions of the ordered pairs of `seat`'s cards that pass_left's require accepts
+    (the first card's n is not the second's + 1), each the rank of the pair of component
+    indices among all ordered pairs of the 9 cards (`itertools.permutations` order)."""
+    names = [c.name for c in game.st.comps if c.kind == "card"]
+    rank = {p: k for k, p in enumerate(itertools.permutations(range(len(names)), 2))}
+    hand = game.view(seat)["zones"][f"hand[{seat}]"]["components"]
+    cards = [(names.index(c["name"]), c["n"]) for c in hand]
+    return {rank[(a, b)] for (a, na), (b, nb) in itertools.permutations(cards, 2) if na != nb + 1}
+
+
+def test_a_pick_takes_one_action_per_ordered_choice():
+    spec = Spec(PASS_LEFT, 3)
+    block = spec.table.by_name["pass"]
+    assert block.size == math.perm(9, 2) == 72
+    assert spec.table.describe(block.offset + 1) == "pass(cs=[1,3])"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_legal_pick_actions_are_the_ordered_choices_the_requires_accept(seed):
+    spec = Spec(PASS_LEFT, 3)
+    g = spec.new_game(seed=seed)
+    for seat in range(3):
+        acts = spec.table.actions(g, seat)
+        assert len(acts) == len(set(acts))
+        assert set(acts) == _expected_actions(spec, g, seat)
+        assert set(spec.table.mask(g, seat).nonzero()[0]) == set(acts)
+
+
+def test_a_pick_action_plays_the_pick_it_names_and_a_refused_one_is_illegal():
+    spec = Spec(PASS_LEFT, 3)
+    table = spec.table
+    g = spec.new_game(seed=3)
+    seat = g.decision().seats[0]
+    legal = table.actions(g, seat)
+    refused = set(range(table.by_name["pass"].size)) - set(legal)
+    hand = {c["name"] for c in g.view(seat)["zones"][f"hand[{seat}]"]["components"]}
+    # an ordered pair of the seat's own cards that the require refuses (a card, then the card below it)
+    own_refused = [a for a in refused if set(table.describe(a)[len("pass(cs=["):-2].split(",")) <= hand]
+    assert own_refused, "seed 3 deals a seat two cards in a row"
+    before = g.state_hash()
+    with pytest.raises(IllegalMove):
+        table.apply(g, seat, own_refused[0])
+    assert g.state_hash() == before
+    action = legal[0]
+    move = table.to_move(g, seat, action)
+    assert table.to_action(g, seat, move.to_dict()) == action
+    assert table.describe(action) == f"pass(cs=[{','.join(move.args['cs'])}])"
+    table.apply(g, seat, action)
+    assert seat not in g.decision().seats  # its choice is sealed; the round waits for the others
+
+
+def test_pick_environments_pass_pettingzoo_and_openspiel_conformance_tests():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(rl.aec_env(PASS_LEFT, seats=3), num_cycles=6)
+        seed_test(lambda: rl.aec_env(PASS_LEFT, seats=3), num_cycles=4)
+    pyspiel.random_sim_test(rl.openspiel_game(PASS_LEFT, seats=3), num_sims=5, serialize=False, verbose=False)
+
+
+def test_random_pick_episodes_end_with_rewards():
+    env = rl.aec_env(PASS_LEFT, seats=3)
+    rng = random.Random(0)
+    for episode in range(5):
+        env.reset(seed=episode)
+        total = dict.fromkeys(env.possible_agents, 0.0)
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _info = env.last()
+            total[agent] += reward
+            if term or trunc:
+                assert term and not trunc
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
+        assert sorted(total.values())[-1] == 1.0  # someone won
