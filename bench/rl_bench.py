@@ -34,8 +34,8 @@ plies:
   buffer with its 1s set: `ActionTable.mask`).
 - encode (its own target: Hanabi <= 20 us): `encode_fresh` of the seat to act over 200
   positions of random games; in play: `encode` of the seat to act after every ply of random
-  games (the kept vector brought up to date, as an environment does), the difference between
-  games with and without it.
+  games (the kept vector brought up to date, as an environment does), each call timed alone
+  less the cost of one clock read (`encode_times`).
 Every figure is CPU time of this process (`time.process_time`: waiting for a core on a
 shared machine does not count), the best of `--repeats` alternating runs. A machine speed
 reference is printed first: on a shared machine the absolute figures move with the load, the
@@ -256,7 +256,7 @@ def encode_times(rs, seats: int, plies: int, seed: int) -> tuple[float, float]:
     positions of random games, into one array), and `encode` in play (the same game ply after
     ply, as an environment asks: a new array each time, the kept vector brought up to date
     where the encoder keeps them), each call timed alone, less the cost of reading the clock
-    (a second read right after it). In play costs more than afresh: the new array, the bits of
+    (the time between the call's closing read and one more read right after it). In play costs more than afresh: the new array, the bits of
     marks new since the last ply, and the processor's caches, which the engine's ply between
     two calls has filled with its own data. (It was the difference between random games with
     and without `encode`: two totals of ~1000 plies of ~100-200 us each, whose noise on a

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import zlib
 from itertools import compress
-from operator import itemgetter, ne
+from operator import is_, itemgetter, ne
 from typing import Any
 
 import numpy as np
@@ -121,7 +121,7 @@ class ObservationEncoder:
         # component id -> (its marks, their bits); id of a tuple of marks -> (the tuple, its bits): `_bits`
         self._cid_bits: dict[int, tuple[tuple, tuple[int, ...]]] = {}
         self._marks_bits: dict[int, tuple[tuple, tuple[int, ...]]] = {}
-        self._marked_state: Any = None  # the state whose marks `_marks` last read
+        self._marked_state: int | None = None  # the id of the state whose marks `_marks` last read
         self._bit_of: dict[tuple, int] = {}  # a mark's value and types -> its bit (`_mark_bit`)
         self._plans: dict[int, _SeatPlan] = {}
         # the zones whose count every seat sees, and their `count` offsets
@@ -387,8 +387,10 @@ class ObservationEncoder:
         given (a kept vector's, to clear them later)."""
         loc, zones, comps = st.loc, st.zones, st.comps
         comp_marks, by_cid = self._comp_marks, self._cid_bits
-        again = st is self._marked_state  # the state of the last call, played on since
-        self._marked_state = st
+        # the state of the last call, played on since (its id, not the state: the encoder keeps
+        # no game alive; a reused id only skips the lookup by identity, never gives a wrong bit)
+        again = id(st) == self._marked_state
+        self._marked_state = id(st)
         for cid, marks in st.marks.items():
             zi = loc[cid]
             if zi is None:
@@ -420,7 +422,8 @@ class ObservationEncoder:
             last = self._cid_bits.get(cid)
             if len(marks) == 1:
                 bits = (bit(marks[0]),)
-            elif last is not None and len(marks) == len(last[0]) + 1 and marks[:-1] == last[0]:
+            elif last is not None and len(marks) == len(last[0]) + 1 and all(map(is_, marks, last[0])):
+                # (the same mark objects, not equal ones: 1 == True, but their bits differ)
                 b = bit(marks[-1])
                 bits = last[1] if b in last[1] else (*last[1], b)
             else:
@@ -433,8 +436,9 @@ class ObservationEncoder:
         return bits
 
     def _mark_bit(self, mark: Any) -> int:
-        """`_bit(mark)`, kept by value for a list of text, integers, booleans and none (two such
-        lists whose items are equal and of the same types have the same `repr`)."""
+        """`_bit(mark)`, kept by value for a mark that is text, an integer, a boolean or none, or
+        a list of them (two such lists whose items are equal and of the same types have the same
+        `repr`)."""
         try:
             key = (tuple(mark), tuple(map(type, mark))) if mark.__class__ is list else (mark, mark.__class__)
             b = self._bit_of.get(key)

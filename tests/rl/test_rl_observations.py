@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import zlib
 
@@ -143,16 +144,18 @@ def test_vectors_kept_through_an_episode_equal_fresh_encodings(case):
                     assert_matches_view(spec, g, seat, kept)
 
 
-@pytest.mark.parametrize("case", RULESETS, ids=lambda c: f"{c[0]}-{c[1]}")
+@pytest.mark.parametrize("case", [("hanabi", 2), ("hanabi", 4)], ids=lambda c: f"{c[0]}-{c[1]}")  # (games with marks)
 def test_positions_of_games_encoded_in_turn_equal_a_new_encoders_vectors(case):
     """One encoder asked about positions of three games in turn, twice over (a search's or the
     bench's clones: marks tuples shared by clones, found again by what the encoder keeps of
-    them), gives what a new encoder gives for each position."""
+    them), then about positions dropped and made again (the ids of dead marks tuples reused),
+    gives what a new encoder gives for each position."""
     spec = spec_of(*case)
     probe = spec.new_game(seed=0)
     encoder = ObservationEncoder(probe)
     games = [positions(spec, 40, seed) for seed in (1, 2, 3)]
     turns = [p for triple in zip(*games) for p in triple]
+    assert any(p.st.marks for p in turns)  # else the marks' bits are never looked up
     expected = []
     for p in turns:
         new = ObservationEncoder(probe)
@@ -161,6 +164,12 @@ def test_positions_of_games_encoded_in_turn_equal_a_new_encoders_vectors(case):
         for p, vectors in zip(turns, expected):
             for s in range(spec.seats):
                 assert np.array_equal(encoder.encode_fresh(p, s), vectors[s]), (p.st.version, s)
+    del games, turns, expected, p
+    for seed in range(4, 16):
+        for p in positions(spec, 40, seed):  # each batch dropped before the next is made
+            for s in range(spec.seats):
+                assert np.array_equal(encoder.encode_fresh(p, s), ObservationEncoder(probe).encode_fresh(p, s)), (seed, s)
+        gc.collect()
 
 
 def test_marks_equal_but_written_differently_have_their_own_bits():
@@ -179,3 +188,12 @@ def test_marks_equal_but_written_differently_have_their_own_bits():
             g.st.mark(card, ["rank", value])
             for seat in (0, 1):  # seat 0 sees the card, seat 1 its place
                 assert np.array_equal(encoder.encode(g, seat), ObservationEncoder(g).encode(g, seat)), (value, seat)
+        # a card's marks, then its look-alike and one mark more (the kept marks' bits plus the new one's)
+        g.st.unmark(card)
+        g.st.mark(card, ["rank", a])
+        encoder.encode(g, 0)
+        g.st.unmark(card)
+        g.st.mark(card, ["rank", b])
+        g.st.mark(card, ["colour", "red"])
+        for seat in (0, 1):
+            assert np.array_equal(encoder.encode(g, seat), ObservationEncoder(g).encode(g, seat)), (a, b, seat)
