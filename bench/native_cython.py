@@ -28,23 +28,35 @@ of the namespace codegen would exec it in (helpers, builtins, constants; `MC_i` 
 `runtime.compile` fills in later), built with Cython, imported, and its module dict used as the
 namespace (so names `runtime.compile` adds later are seen by the compiled functions).
 
-Measured 2026-11-28 on the 2-core shared machine (Cython 3.3.1, gcc 12, CPython 3.11.7; machine
-reference sum(range(1000)) 15-38 us; 3 alternating runs of side_by_side --rounds 3 --games 20;
-hand/Ludex ratio, median of the 3 runs, lower is better; same plies in every copy):
+Measured 2026-11-28 on the 2-core shared machine (Cython 3.3.1, gcc 12, CPython 3.11.7; load
+average 2.6-4.6 throughout, machine reference sum(range(1000)) 15-38 us). Hand/Ludex ratio, the
+median of 3 alternating runs of side_by_side --rounds 3 --games 20, lower is better, and in
+parentheses the speed-up over pure (median of the per-run pure ratio / copy ratio). Sitting 2 is
+this script with --wm; sitting 1 was the same experiment by hand (rt from a separate pass of pure
+against rt: pure there 5.64 / 3.88 / 3.95 / 2.46):
 
-    game       pure   gen          rt           all
-    Balloon    5.64   5.18 (1.09x) 5.91 (0.95x) 4.81 (1.17x)
-    Battle L.  3.61   3.52 (1.03x) 4.19 (0.86x) 3.69 (0.98x)
-    Hanabi-2   3.76   3.41 (1.10x) 4.15 (0.91x) 3.84 (0.98x)
-    Hanabi-5   2.48   2.41 (1.03x) 2.98 (0.83x) 2.58 (0.96x)
+    game       sitting  pure   gen          rt           all
+    Balloon    1        5.64   5.18 (1.09x) 5.91 (0.95x) 4.81 (1.17x)
+               2        5.47   5.33 (1.03x) 5.03 (1.09x) 5.34 (1.00x)
+    Battle L.  1        3.61   3.52 (1.03x) 4.19 (0.93x) 3.69 (0.98x)
+               2        3.76   3.53 (1.07x) 4.46 (0.84x) 3.90 (0.94x)
+    Hanabi-2   1        3.76   3.41 (1.10x) 4.15 (0.95x) 3.84 (0.98x)
+               2        4.72   3.51 (1.34x) 4.38 (1.06x) 3.89 (1.04x)
+    Hanabi-5   1        2.48   2.41 (1.03x) 2.98 (0.83x) 2.58 (0.96x)
+               2        2.91   2.55 (1.14x) 2.99 (0.99x) 2.59 (1.14x)
 
-(rt figures from a separate sitting of pure against rt, 3 runs, pure 5.64/3.88/3.95/2.46 there;
-a 'gen' build compiled in parallel for part of it.) No copy reaches 1.2x on any game, and none is
-consistent over the runs beyond noise (run-to-run spread of one copy is 0.3-0.6 in ratio); Cython
+Sitting 2's Hanabi-2 1.34x comes from one slow pure run (ratio 5.96; the per-run speed-ups of gen
+are 1.01, 1.66, 1.34). Weather Machine (wm_side_by_side, 3 rounds, copy / pure in CPU time,
+median): 2 seats gen 1.13 rt 0.98 all 1.11; 4 seats 1.02 / 0.94 / 0.98; solo 1.03 / 0.95 / 1.01;
+every copy played the same games (same plies). No copy is consistently at or above 1.2x on any
+game: the generated modules under Cython give perhaps 1.0-1.1x, the runtime modules nothing. Cython
 without type declarations leaves the dict, attribute and call traffic that makes up the flat
-profile as it is. Build times (wall, on the loaded 2 cores): the ten runtime modules 217-246 s
-(CPU 231 s); generated modules: Hanabi (364 lines) 37 s, Balloon Cup (581) 63 s, Battle Line
-(1,299) 119 s, one build per ruleset and variant text.
+profile as it is. Build times (wall / CPU, on the loaded 2 cores): the ten runtime modules
+255 s / 243 s; generated modules (lines with the prologue): Hanabi (454) 43 s / 42 s, Balloon Cup
+(685) 52 s / 49 s, Battle Line (1,458) 137 s / 105 s, Weather Machine (2,696) 419 s / 345 s, its
+solo variant (3,558) 593 s / 459 s: one build per ruleset and variant text, 21 minutes for these
+five, so every variant of every ruleset (what bench/fingerprints.py covers) would not fit CI's
+90 minutes beside the suite.
 
 What broke, and the workarounds used here:
 - Cython with annotation typing on (its default): `env: list` parameters are enforced as exact
@@ -53,7 +65,7 @@ What broke, and the workarounds used here:
   directives change.)
 - Generated text under Cython: names it reads from the exec namespace are compile errors
   ("undeclared name not builtin"); the prologue above declares them.
-- mypyc (1.x, `mypyc runtime/...`): events.py's `EventLog(list)` ("Inheriting from most builtin
+- mypyc (mypy 2.4.1, `mypyc runtime/...`): events.py's `EventLog(list)` ("Inheriting from most builtin
   types is unimplemented"); state.py's `State(1, {}, None)` template fails mypyc's runtime type
   check (`chance: ChanceSource` given None, a `# type: ignore` in the source) and native classes
   have no `__dict__`, which `State` counts; values.py's `Comp` sets attributes by name
