@@ -148,11 +148,16 @@ class MoveBlock:
 class ActionTable:
     """The action numbering of a ruleset at given seats and options (see the module docstring).
 
-    `n` is the number of actions; `blocks` the moves' blocks in declaration order;
+    `game` names the ruleset, the seats and the options (any game of them, at any point of
+    play); `n` is the number of actions; `blocks` the moves' blocks in declaration order;
     `version` names the numbering. Raises ValueError when the action space would exceed
     `max_actions` (a move whose arguments' product is too large to enumerate)."""
 
     def __init__(self, game: Game, ordinal_cap: int = DEFAULT_ORDINAL_CAP, max_actions: int = 1_000_000):
+        # the numbering follows from the rules, the seats and the options alone: the universes
+        # are read from a new game of them, not from `game`, where play may have removed
+        # entities that an entity set names (a table made then would number otherwise)
+        game = Game.new(game.ruleset, game.seats, dict(game.st.options), seed=0)
         rs, st = game.ruleset, game.st
         self.ordinal_cap = ordinal_cap
         self._st = st
@@ -230,7 +235,7 @@ class ActionTable:
                 if len(_SHARED) >= _SHARED_MAX:  # a long-lived process trying many option sets
                     _SHARED.pop(next(iter(_SHARED), ()), None)  # the least recently used (none: another thread took it)
                 _SHARED[shared_key] = shared
-        self._numberers, self._answers, self._seen_by, self._recalls, self._names = shared
+        self._numberers, self._masks, self._seen_by, self._recalls, self._names = shared
         # the components' and entities' lists of the last state found to have those names (its
         # clones share them): `actions` numbers a state whose lists are these from the tables
         self._comps: list | None = None
@@ -297,7 +302,7 @@ class ActionTable:
             if v and all(x.__class__ is Ent for x in v):
                 return Entities(tuple(e.name for e in v))
             if all(isinstance(x, (int, str, bool)) for x in v):
-                return Values(tuple(dict.fromkeys(v)))
+                return Values(tuple({_key(x): x for x in v}.values()))  # (by `_key`: True and 1 stay two values)
         return Ordinal(self.ordinal_cap)
 
     def _zone(self, node: A.Node) -> Any:
@@ -419,7 +424,8 @@ class ActionTable:
         their places do) is recognised by comparing, not written out and hashed: Hanabi's
         recur so (a seat's hints and hand change slowly); where few recur (fewer than 3
         recognised for each one not, judged each time `_WINDOW` listings went unrecognised),
-        the table stops comparing, for good."""
+        every table of the numbering stops comparing, for as long as the numbering is
+        remembered (`_SHARED`)."""
         st = game.st
         last = self._last
         if last is not None and last[0] is st and last[1] == st.version and last[2] == seat:
@@ -554,9 +560,9 @@ class ActionTable:
             if not (self._recalls[0] and self._templates):
                 return _ones(self.n, acts)
             key = tuple(acts)
-            kept = self._answers.get(key)
+            kept = self._masks.get(key)
             if kept is None:
-                masks = self._answers
+                masks = self._masks
                 if len(masks) >= self._masks_max:
                     masks.clear()
                 kept = masks[key] = _ones(self.n, acts)
@@ -669,8 +675,8 @@ class ActionTable:
                 return None
         if not terms:  # no argument: one binding, ()
             return lambda run: [b.offset] * len(run)
-        # one comprehension per move, its tables local (a generated function: the loop and the
-        # additions in the interpreter's fast paths, no call per binding)
+        # one comprehension per move, its tables the generated function's globals (the loop and
+        # the additions in the interpreter's fast paths, no call per binding)
         names = "".join(f"a{j}, " for j in range(len(terms)))
         return eval(f"lambda run: [{b.offset} + {' + '.join(terms)} for {names}in run]", env)  # noqa: S307
 
@@ -847,7 +853,7 @@ class _Remembered(NamedTuple):
     (see `ActionTable.__init__`)."""
 
     numberers: dict[str, tuple[int, Any]]
-    answers: dict[tuple[int, ...], Any]  # `mask`'s: a list of actions -> its mask
+    masks: dict[tuple[int, ...], Any]  # `mask`'s: a list of actions -> its mask
     seen_by: dict[int, list[bool]]
     recalls: list[bool]
     names: tuple[list[str], list[str]]

@@ -87,8 +87,9 @@ def test_the_mask_after_every_ply_is_the_legal_moves_as_a_client_writes_them(cas
 
 
 
+@pytest.mark.parametrize("recognising", [True, False], ids=["recognising", "not-recognising"])
 @pytest.mark.parametrize("case", cases(), ids=case_id)
-def test_games_numbered_in_turn_by_tables_of_one_numbering_number_as_afresh(case):
+def test_games_numbered_in_turn_by_tables_of_one_numbering_number_as_afresh(case, recognising, monkeypatch):
     """Three random games played ply by ply in turn, each listing numbered by one of two tables
     of the same numbering (as the environments of a vector share it: the second is made from
     another game): the numbers found from the listing's bound values by each move's tables
@@ -96,9 +97,12 @@ def test_games_numbered_in_turn_by_tables_of_one_numbering_number_as_afresh(case
     those of the legal moves written out and numbered afresh, at every ply of every
     bundled ruleset, variant and seat count."""
     name, variants, seats = case
+    monkeypatch.setattr(actions, "_SHARED", {})  # (a numbering of its own: no earlier test's verdict)
+    monkeypatch.setattr(actions, "_WINDOW", 10**9)  # (recognising, where it is on, stays on)
     spec = Spec(name, seats, variants)
     tables = [spec.table, ActionTable(spec.new_game(seed=99))]
     assert tables[1]._numberers is tables[0]._numberers  # one numbering: its functions shared
+    tables[0]._recalls[0] = recognising
     rng = random.Random(6)
     games = [spec.new_game(seed=k) for k in range(3)]
     plies = 0
@@ -125,14 +129,71 @@ def test_a_state_whose_components_are_not_the_tables_is_numbered_from_its_moves(
     spec = Spec("battle_line", 2)
     t = ActionTable(spec.new_game(seed=0))
     t._names[0].reverse()
+    t._recalls[0] = False  # (a listing recognised takes the numbers found before: not what is tested here)
+    slow = t._legal_slow
+    calls = []
+    monkeypatch.setattr(t, "_legal_slow", lambda moves: calls.append(1) or slow(moves))
     rng = random.Random(2)
     g = spec.new_game(seed=1)
-    for _ in range(40):
+    for ply in range(40):
         seat = g.decision().seats[0]
         moves = g.legal_moves(seat)
-        assert t.actions(g, seat) == t._legal_slow([Move.from_dict(m.to_dict()) for m in moves])
+        t.forget()
+        assert t.actions(g, seat) == slow([Move.from_dict(m.to_dict()) for m in moves])
+        assert len(calls) == ply + 1  # numbered from its moves, not by the tables
         g.apply(seat, moves[rng.randrange(len(moves))])
     assert t._comps is None  # never taken as the tables'
+
+
+INT_AND_BOOL = """game int_and_bool "a constant domain holding an int and the bool equal to it"
+seats 2
+var count: int = 0
+setup { turn 0 }
+step act then end turn
+move pick(x in [0, 1, true]) during act {
+  count += 1
+  if count >= 4 { end game draw "done" }
+}
+"""
+
+
+def test_an_int_and_the_bool_equal_to_it_are_two_actions():
+    # True == 1 (and hash alike) in Python: a universe built by value would merge them
+    spec = Spec(load_from_sources((("int_and_bool.ludex", INT_AND_BOOL),)), 2)
+    assert spec.table.layout()[0]["args"][0]["labels"] == ["0", "1", "true"]
+    g = spec.new_game(seed=0)
+    moves = g.legal_moves(0)
+    assert spec.table.actions(g, 0) == spec.table._legal_slow(moves) == [0, 1, 2]
+    assert [spec.table.to_move(g, 0, a).args["x"] for a in (0, 1, 2)] == [0, 1, True]
+
+
+ENTITIES_REMOVED = """game entities_removed "an entity set that play narrows"
+seats 2
+entity tile(number: int) { var visits: int = 0 }
+entities tiles = [tile(1), tile(2), tile(3)]
+var count: int = 0
+setup { turn 0 }
+step act then end turn
+move visit(t in tiles) during act {
+  t.visits += 1
+  if t.visits >= 2 { remove t }
+  count += 1
+  if count >= 9 { end game draw "done" }
+}
+"""
+
+
+def test_a_table_made_after_play_removed_an_entity_numbers_as_one_made_before(monkeypatch):
+    monkeypatch.setattr(actions, "_SHARED", {})
+    spec = Spec(load_from_sources((("entities_removed.ludex", ENTITIES_REMOVED),)), 2)
+    g = spec.new_game(seed=0)
+    for _ in range(2):  # tile 1 visited twice: removed
+        g.apply(g.decision().seats[0], g.legal_moves(g.decision().seats[0])[0])
+    assert not all(g.st.ent_alive)
+    late = ActionTable(g)
+    assert (late.n, late.version, late.layout()) == (spec.table.n, spec.table.version, spec.table.layout())
+    seat = g.decision().seats[0]
+    assert late.actions(g, seat) == spec.table.actions(g, seat) == late._legal_slow(g.legal_moves(seat)) == [1, 2]
 
 
 def test_an_illegal_action_names_the_move_it_stands_for():
@@ -233,14 +294,14 @@ def test_what_numberings_remember_is_kept_for_the_ones_used_last(monkeypatch: py
 
     monkeypatch.setattr(actions, "_SHARED", {})
     g = Spec("hanabi", 2).new_game(seed=1)
-    first = ActionTable(g, ordinal_cap=1)._answers
-    second = ActionTable(g, ordinal_cap=2)._answers
+    first = ActionTable(g, ordinal_cap=1)._masks
+    second = ActionTable(g, ordinal_cap=2)._masks
     for cap in range(3, 3 + actions._SHARED_MAX - 1):  # as many numberings more as are kept
         ActionTable(g, ordinal_cap=cap)
-        assert ActionTable(g, ordinal_cap=1)._answers is first  # used again: kept, the newest again
+        assert ActionTable(g, ordinal_cap=1)._masks is first  # used again: kept, the newest again
     assert len(actions._SHARED) == actions._SHARED_MAX
-    assert ActionTable(g, ordinal_cap=1)._answers is first
-    assert ActionTable(g, ordinal_cap=2)._answers is not second  # the least recently used went: made again
+    assert ActionTable(g, ordinal_cap=1)._masks is first
+    assert ActionTable(g, ordinal_cap=2)._masks is not second  # the least recently used went: made again
 
 def _held_cards(name: str, copies: int, dealt: int, moves: str) -> str:
     """A two-seat game of ranked cards, each hand seen by everyone but its owner (so the owner's
