@@ -409,7 +409,8 @@ class ActionTable:
 
     def actions(self, game: Game, seat: int) -> list[int]:
         """The action number of each legal move of `seat` now, in the order of
-        `game.legal_moves(seat)` (empty when it is not that seat's decision). Found once per
+        `game.legal_moves(seat)`, a pick's offer standing for one action per legal pick
+        (`_with_picks`) (empty when it is not that seat's decision). Found once per
         state version and kept: the list is the table's, read it but do not change it.
         Raises ActionSpaceTooSmall when a legal move has no action.
 
@@ -531,6 +532,21 @@ class ActionTable:
         if len(st.comps) >= len(comps) and len(st.entities) >= len(ents) \
                 and [c.name for c in st.comps[:len(comps)]] == comps and [e.name for e in st.entities[:len(ents)]] == ents:
             self._comps, self._ents = st.comps, st.entities
+
+    @property
+    def has_picks(self) -> bool:
+        """Whether a move of the ruleset picks several at once (then `stuck` may say so of a
+        decision the engine does not call stuck)."""
+        return bool(self._pick_moves)
+
+    def stuck(self, game: Game) -> bool:
+        """Whether the game is at a decision with no legal action: the engine's stuck decision,
+        or, in a ruleset with picks, one whose listed moves are offers with no pick their
+        requires accept (listed, so the engine does not call it stuck)."""
+        d = game.decision()
+        if d.stuck:
+            return True
+        return bool(self._pick_moves) and bool(d.seats) and not self.actions(game, d.seats[0])
 
     def forget(self) -> None:
         """Drop `actions`' last answer (its numbers are found again from the listing; what the

@@ -67,6 +67,7 @@ class LudexAEC(AECEnv):
         self._act_space = {a: act for a in self.possible_agents}
         self._rng = random.Random()
         self._apply = spec.table.apply
+        self._picks = spec.table.has_picks  # (a listed offer may have no legal pick: `ActionTable.stuck`)
         self.game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -121,7 +122,7 @@ class LudexAEC(AECEnv):
                     self._scores[s] = now
                     self._paid = True
         seats = g.decision().seats  # (none when the game is over or stuck)
-        if seats and self.max_steps is None:  # (`_settle`'s answer then)
+        if seats and self.max_steps is None and not self._picks:  # (`_settle`'s answer then)
             self.agent_selection = self.possible_agents[seats[0]]
         else:
             self._settle()
@@ -141,8 +142,9 @@ class LudexAEC(AECEnv):
             self.agent_selection = self.agents[0]
             return
         d = g.decision()
-        if d.stuck or (self.max_steps is not None and self.steps >= self.max_steps):
-            why = "stuck: the seat to act has no legal move" if d.stuck else f"{self.max_steps} steps"
+        stuck = d.stuck or (self._picks and self.spec.table.stuck(g))
+        if stuck or (self.max_steps is not None and self.steps >= self.max_steps):
+            why = "stuck: the seat to act has no legal move" if stuck else f"{self.max_steps} steps"
             for a in self.agents:
                 self.truncations[a] = True
                 self.infos[a] = {"truncated": why}

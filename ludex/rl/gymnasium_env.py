@@ -9,7 +9,7 @@ masked-action learners). The reward is the agent's: its outcome reward when the 
 plus, with `shaped=True`, the change of its `fn score` over its own move and the bots'
 replies. An illegal action raises `runtime.IllegalMove`, or, with `illegal="lose"`, ends the
 episode with reward -1 and `info["illegal"]` saying why (for learners that ignore masks); a
-legal action the rules refuse as it runs (a pick's own check) raises either way.
+legal action the rules refuse as it runs raises either way.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class LudexGym(gymnasium.Env):
         try:
             self.rules.table.apply(g, self.seat, action)
         except IllegalMove as exc:
-            # a legal action the rules refused as it ran (a pick's own check) is no agent's mistake
+            # a legal action the rules refused as it ran is no agent's mistake
             if self.illegal == "raise" or int(action) in self.rules.table.actions(g, self.seat):
                 raise
             obs = self._obs()
@@ -78,7 +78,7 @@ class LudexGym(gymnasium.Env):
         self.steps += 1
         reward = self._others()
         obs = self._obs()
-        terminated = g.terminal or g.decision().stuck
+        terminated = g.terminal or self.rules.table.stuck(g)
         truncated = not terminated and self.max_steps is not None and self.steps >= self.max_steps
         info: dict[str, Any] = {"action_mask": obs["action_mask"]}
         if g.terminal:
@@ -95,7 +95,8 @@ class LudexGym(gymnasium.Env):
             if d.stuck or d.seats[0] == self.seat:
                 break
             s = d.seats[0]
-            g.apply(s, self._bot.choose(g, s, g.legal_moves(s)))
+            # (a bot chooses among the listed moves: a pick's offer becomes a pick its requires accept)
+            g.apply(s, g.pick_at_random(s, self._bot.choose(g, s, g.legal_moves(s)), self._rng))
         reward = 0.0
         if self.shaped:
             now = score_of(g, self.seat)

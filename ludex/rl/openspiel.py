@@ -258,7 +258,7 @@ class LudexSpielState(pyspiel.State):
             return pyspiel.PlayerId.CHANCE
         g = self.game
         d = g.decision()
-        if g.terminal or d.stuck:
+        if g.terminal or d.stuck or self._spec.value.table.stuck(g):
             return pyspiel.PlayerId.TERMINAL
         return d.seats[0]  # (at a simultaneous step, the first seat of the round yet to choose: its choice is sealed)
 

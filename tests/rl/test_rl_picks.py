@@ -9,6 +9,7 @@ import itertools
 import math
 import random
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -18,9 +19,12 @@ pyspiel = pytest.importorskip("pyspiel")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_cases import PASS_LEFT  # noqa: E402
 
+from dsl import load_from_sources  # noqa: E402
 from ludex import rl  # noqa: E402
 from ludex.rl.spec import Spec  # noqa: E402
 from runtime import IllegalMove  # noqa: E402
+
+HEARTS = str(Path(__file__).parents[1] / "simultaneous" / "hearts_mini.ludex")  # 3 of a hand, 4 seats
 
 
 def _expected_actions(spec, game, seat):
@@ -99,3 +103,68 @@ def test_random_pick_episodes_end_with_rewards():
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[rng.randrange(len(legal))]))
         assert sorted(total.values())[-1] == 1.0  # someone won
+
+
+@pytest.mark.parametrize(("path", "seats"), [(PASS_LEFT, 3), (HEARTS, 4)], ids=["pass_left", "hearts_mini"])
+def test_every_pick_action_is_the_move_it_describes_and_plays_it(path, seats):
+    spec = Spec(path, seats)
+    table = spec.table
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(2):
+        g = spec.new_game(seed=seed)
+        for _ply in range(8):
+            if g.terminal:
+                break
+            seat = g.decision().seats[0]
+            legal, moves = table.legal(g, seat), g.legal_moves(seat)
+            for a in table.actions(g, seat):
+                move = table.to_move(g, seat, a)
+                if move.name == "pass" or move.name == "pass_cards":
+                    (arg,) = move.args
+                    assert table.describe(a) == f"{move.name}({arg}=[{','.join(move.args[arg])}])"
+                assert table.to_action(g, seat, move.to_dict()) == a
+                assert moves[legal[a]].name == move.name  # the listed move (the offer) it is a pick of
+                by_action, by_move = g.clone(), g.clone()
+                table.apply(by_action, seat, a)
+                by_move.apply(seat, move)
+                assert by_action.state_hash() == by_move.state_hash()
+                checked += 1
+            acts = table.actions(g, seat)
+            table.apply(g, seat, acts[rng.randrange(len(acts))])
+    assert checked > 30
+
+
+NEVER = Path(PASS_LEFT).read_text().replace(
+    'require cs[0].n != cs[1].n + 1 else "P1: two cards in a row may not be passed together"',
+    'require cs[0].n + cs[1].n > 100 else "no two cards add up to more than 100"')
+
+
+def test_an_offer_no_pick_satisfies_ends_the_episode_as_stuck():
+    rs = load_from_sources((("never.ludex", NEVER),))
+    assert "> 100" in NEVER
+    spec = Spec(rs, 3)
+    g = spec.new_game(seed=0)
+    assert not g.decision().stuck and spec.table.actions(g, 0) == [] and spec.table.stuck(g)
+    env = rl.aec_env(rs, seats=3)
+    env.reset(seed=0)
+    _obs, _r, term, trunc, info = env.last()
+    assert trunc and "stuck" in info["truncated"]
+    state = rl.openspiel_game(rs, seats=3).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert state.is_terminal()
+
+
+def test_the_gymnasium_environment_plays_picking_opponents():
+    env = rl.gym_env(PASS_LEFT, seats=3, seat=1)
+    rng = random.Random(2)
+    for episode in range(3):
+        obs, _info = env.reset(seed=episode)
+        over = False
+        while not over:
+            legal = obs["action_mask"].nonzero()[0]
+            obs, _r, term, trunc, _info = env.step(int(legal[rng.randrange(len(legal))]))
+            over = term or trunc
+        assert term and env.game.terminal
+
