@@ -646,6 +646,25 @@ class Game:
         self.st.version += 1
         self._sim_lists = {}
 
+    def choose_again(self, seats: Any, rng: Any) -> None:
+        """Seal a random legal choice for each of `seats` (seats of the open round whose sealed
+        choices were dropped, `forget_choices`), in order: a listed move drawn with `rng`, a
+        pick as `pick_at_random` draws it. Each rewrites the seat's last `sealed` event in its
+        place instead of adding one, so the history reads as before: a world sampled for a
+        seat that saw those choices sealed but not what they were (OpenSpiel's
+        `resample_from_infostate`). Raises IllegalMove when no random pick meets its requires."""
+        st = self.st
+        if st.sim is None:
+            return
+        for seat in seats:
+            at = next((i for i in range(len(st.events) - 1, -1, -1)
+                       if st.events[i].kind == "sealed" and st.events[i].seat == seat), None)
+            moves = self.legal_moves(seat)
+            self.apply(seat, self.pick_at_random(seat, moves[rng.randrange(len(moves))], rng))
+            if at is not None:
+                events = st.events  # (owned by the apply)
+                events[at] = attrs.evolve(events.pop(), ply=at)
+
     def decision(self) -> Decision:
         """Who decides now. Never an automaton seat: its moves are played inside `apply`, so a
         decision with an automaton to act is a stuck one (it had no legal move). At a

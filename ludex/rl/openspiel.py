@@ -311,7 +311,11 @@ class LudexSpielState(pyspiel.State):
         except TypeError:
             seed = None
         rng = random.Random(seed)
-        return LudexSpielState(self.get_game(), determinise(self.game, player, rng))
+        world = determinise(self.game, player, rng)  # (forgets the other seats' sealed choices...)
+        rnd = self.game.st.sim
+        if rnd is not None:  # (... chosen again at random, so the same seats wait)
+            world.choose_again([s for s, _mc, _b in rnd.chosen if s != player], rng)
+        return LudexSpielState(self.get_game(), world)
 
     def __str__(self) -> str:
         g = self._held.game

@@ -11,11 +11,13 @@ import random
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
 pyspiel = pytest.importorskip("pyspiel")
 
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 from rl_cases import PASS_LEFT  # noqa: E402
 
@@ -168,3 +170,23 @@ def test_the_gymnasium_environment_plays_picking_opponents():
             over = term or trunc
         assert term and env.game.terminal
 
+
+
+@pytest.mark.parametrize("chosen", [1, 2])
+def test_openspiel_resamples_a_simultaneous_round_with_its_choices_sealed_and_ismcts_plays_it(chosen):
+    game = rl.openspiel_game(HEARTS, seats=4)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    for _ in range(chosen):  # seats 0.. pass (sealed)
+        state.apply_action(state.legal_actions()[0])
+    player = state.current_player()
+    assert player == chosen
+    for k in range(3):
+        again = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert again.information_state_string(player) == state.information_state_string(player), k
+        assert again.current_player() == player
+        assert len(again.game.events) == len(state.game.events)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.4, 20,
+                           random_state=np.random.RandomState(0))
+    assert bot.step(state) in state.legal_actions(player)
