@@ -647,23 +647,35 @@ class Game:
         self._sim_lists = {}
 
     def choose_again(self, seats: Any, rng: Any) -> None:
-        """Seal a random legal choice for each of `seats` (seats of the open round whose sealed
-        choices were dropped, `forget_choices`), in order: a listed move drawn with `rng`, a
-        pick as `pick_at_random` draws it. Each rewrites the seat's last `sealed` event in its
-        place instead of adding one, so the history reads as before: a world sampled for a
-        seat that saw those choices sealed but not what they were (OpenSpiel's
-        `resample_from_infostate`). Raises IllegalMove when no random pick meets its requires."""
+        """Seal a random legal choice for each of `seats`, in order: seats of the open round
+        whose sealed choices were dropped (`forget_choices`) after they sealed in this round,
+        with at least one other seat still to choose after them. The choice is drawn with
+        `rng` among the seat's legal moves, a pick's offer standing for every pick its requires
+        accept (`legal_picks`). Each rewrites the seat's `sealed` event of this round in its
+        place instead of adding one, so the history reads as before: a world sampled for a seat
+        that saw those choices sealed but not what they were (OpenSpiel's
+        `resample_from_infostate`). Raises IllegalMove when a seat has no legal choice here,
+        ValueError when a seat did not seal in this round or its choice would close it."""
         st = self.st
-        if st.sim is None:
+        rnd = st.sim
+        if rnd is None:
             return
+        # this round's sealed events: the run of them the log ends with (the round opened before)
+        first = len(st.events)
+        while first and st.events[first - 1].kind == "sealed":
+            first -= 1
         for seat in seats:
-            at = next((i for i in range(len(st.events) - 1, -1, -1)
-                       if st.events[i].kind == "sealed" and st.events[i].seat == seat), None)
-            moves = self.legal_moves(seat)
-            self.apply(seat, self.pick_at_random(seat, moves[rng.randrange(len(moves))], rng))
-            if at is not None:
-                events = st.events  # (owned by the apply)
-                events[at] = attrs.evolve(events.pop(), ply=at)
+            at = next((i for i in range(len(st.events) - 1, first - 1, -1) if st.events[i].seat == seat), None)
+            if at is None or seat not in st.sim.waiting() or len(st.sim.waiting()) < 2:
+                raise ValueError(f"seat {seat} did not seal a choice in this round, or choosing would close it")
+            choices = [p for m in self.legal_moves(seat) for p in self.legal_picks(seat, m)]
+            if not choices:
+                raise IllegalMove(f"seat {seat} has no legal choice in this round here")
+            before = len(st.events)
+            self.apply(seat, choices[rng.randrange(len(choices))])
+            events = st.events  # (owned by the apply)
+            assert len(events) == before + 1 and st.sim is not None, "a sealed choice adds one event"
+            events[at] = attrs.evolve(events.pop(), ply=at)
 
     def decision(self) -> Decision:
         """Who decides now. Never an automaton seat: its moves are played inside `apply`, so a

@@ -90,13 +90,17 @@ class LudexGym(gymnasium.Env):
         reward since its last move."""
         g = self.game
         assert g is not None
+        table = self.rules.table
+        picks = table.has_picks
         while not g.terminal:
             d = g.decision()
-            if d.stuck or d.seats[0] == self.seat:
+            if d.stuck or d.seats[0] == self.seat or (picks and table.stuck(g)):
                 break
             s = d.seats[0]
-            # (a bot chooses among the listed moves: a pick's offer becomes a pick its requires accept)
-            g.apply(s, g.pick_at_random(s, self._bot.choose(g, s, g.legal_moves(s)), self._rng))
+            moves = g.legal_moves(s)
+            if picks:  # a bot chooses among whole moves: each offer stands for the picks its requires accept
+                moves = [p for m in moves for p in g.legal_picks(s, m)]
+            g.apply(s, self._bot.choose(g, s, moves))
         reward = 0.0
         if self.shaped:
             now = score_of(g, self.seat)

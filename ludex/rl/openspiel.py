@@ -38,7 +38,7 @@ import numpy as np
 import pyspiel
 
 from ludex.rl.spec import Spec, outcome_rewards
-from runtime import Game, OutcomeNeeded, event_from_dict, event_to_dict
+from runtime import Game, IllegalMove, OutcomeNeeded, event_from_dict, event_to_dict
 from runtime.chance import ChanceSource
 
 MAX_GAME_LENGTH = 100_000
@@ -301,7 +301,10 @@ class LudexSpielState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> LudexSpielState:
         """A state `player` cannot tell from this one: hidden components dealt again
-        (`search.determinise`). Only at a decision node."""
+        (`search.determinise`), and at a simultaneous round the other seats' sealed choices
+        drawn again (`Game.choose_again`), from a world where each of them had a legal choice
+        (up to 100 worlds dealt). Only at a decision node. Raises IllegalMove when no world
+        dealt gives them one."""
         from search.determinise import determinise
 
         if self._node is not None:
@@ -311,10 +314,18 @@ class LudexSpielState(pyspiel.State):
         except TypeError:
             seed = None
         rng = random.Random(seed)
-        world = determinise(self.game, player, rng)  # (forgets the other seats' sealed choices...)
         rnd = self.game.st.sim
-        if rnd is not None:  # (... chosen again at random, so the same seats wait)
-            world.choose_again([s for s, _mc, _b in rnd.chosen if s != player], rng)
+        for _ in range(100):
+            world = determinise(self.game, player, rng)  # (forgets the other seats' sealed choices...)
+            if rnd is None:
+                break
+            try:  # (... chosen again at random, so the same seats wait)
+                world.choose_again([s for s, _mc, _b in rnd.chosen if s != player], rng)
+                break
+            except IllegalMove:  # a world where a seat that chose had no legal choice: deal again
+                continue
+        else:
+            raise IllegalMove("no world dealt again gave the seats that chose a legal choice")
         return LudexSpielState(self.get_game(), world)
 
     def __str__(self) -> str:

@@ -119,14 +119,12 @@ def test_every_pick_action_is_the_move_it_describes_and_plays_it(path, seats):
             if g.terminal:
                 break
             seat = g.decision().seats[0]
-            legal, moves = table.legal(g, seat), g.legal_moves(seat)
             for a in table.actions(g, seat):
                 move = table.to_move(g, seat, a)
                 if move.name == "pass" or move.name == "pass_cards":
                     (arg,) = move.args
                     assert table.describe(a) == f"{move.name}({arg}=[{','.join(move.args[arg])}])"
                 assert table.to_action(g, seat, move.to_dict()) == a
-                assert moves[legal[a]].name == move.name  # the listed move (the offer) it is a pick of
                 by_action, by_move = g.clone(), g.clone()
                 table.apply(by_action, seat, a)
                 by_move.apply(seat, move)
@@ -152,6 +150,11 @@ def test_an_offer_no_pick_satisfies_ends_the_episode_as_stuck():
     env.reset(seed=0)
     _obs, _r, term, trunc, info = env.last()
     assert trunc and "stuck" in info["truncated"]
+    with pytest.raises(IllegalMove):
+        g.pick_at_random(1, g.legal_moves(1)[0], random.Random(0))  # (what a bot sending the offer would meet)
+    gym = rl.gym_env(rs, seats=3, seat=1)  # seat 0, a bot, is stuck before the agent acts
+    _obs, info = gym.reset(seed=0)
+    assert gym.rules.table.stuck(gym.game)
     state = rl.openspiel_game(rs, seats=3).new_initial_state()
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
@@ -190,3 +193,32 @@ def test_openspiel_resamples_a_simultaneous_round_with_its_choices_sealed_and_is
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 1.4, 20,
                            random_state=np.random.RandomState(0))
     assert bot.step(state) in state.legal_actions(player)
+
+
+HIGH_PAIRS = Path(PASS_LEFT).read_text().replace(
+    'require cs[0].n != cs[1].n + 1 else "P1: two cards in a row may not be passed together"',
+    'require cs[0].n + cs[1].n > 12 else "only a pair adding up to more than 12 may be passed"')
+
+
+def test_a_resampled_round_deals_again_until_the_seats_that_chose_could_choose():
+    # a world dealt again may leave seat 0, which sealed, no pair over 12: that world is dealt again
+    game = rl.openspiel_game(load_from_sources((("high_pairs.ludex", HIGH_PAIRS),)), seats=3)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])  # (the highest cards first: seat 0 holds 9, 8, 7)
+    assert state.legal_actions()
+    state.apply_action(state.legal_actions()[0])
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(20):
+        again = state.resample_from_infostate(1, sampler)
+        assert again.information_state_string(1) == state.information_state_string(1)
+
+
+def test_choose_again_refuses_a_seat_that_did_not_seal_in_this_round():
+    g = Spec(PASS_LEFT, 3).new_game(seed=3)
+    g.apply(0, g.legal_picks(0, g.legal_moves(0)[0])[0])
+    g.forget_choices()
+    with pytest.raises(ValueError):
+        g.choose_again([1], random.Random(0))  # seat 1 has not sealed
+    g.choose_again([0], random.Random(0))
+    assert g.round_seats == (0, 1, 2) and len([e for e in g.events if e.kind == "sealed"]) == 1
