@@ -1168,19 +1168,9 @@ class Game:
         player sends. Raises IllegalMove when `tries` random picks all fail the requires."""
         if not move.args or not any(picks.is_offer(v) for v in move.args.values()):
             return move
-        st = self.st
-        saved = st.actor
-        st.actor = seat
-        try:
-            for _ in range(tries):
-                chosen = Move(move.name, picks.random_choice(move.args, rng))
-                try:
-                    self._checked(chosen, seat, False)
-                except IllegalMove:
-                    continue
-                return chosen
-        finally:
-            st.actor = saved
+        tried = (Move(move.name, picks.random_choice(move.args, rng)) for _ in range(tries))
+        for chosen in self._accepted(seat, tried):
+            return chosen
         raise IllegalMove(f"no random pick for '{move.name}' met its requires in {tries} tries")
 
     def legal_picks(self, seat: int, move: Move) -> list[Move]:
@@ -1191,21 +1181,23 @@ class Game:
         ordered choice (n!/(n-k)! of them: 72 for 2 of 9), so this is for small offers."""
         if not move.args or not any(picks.is_offer(v) for v in move.args.values()):
             return [move]
+        return list(self._accepted(seat, (Move(move.name, args) for args in picks.every_choice(move.args))))
+
+    def _accepted(self, seat: int, moves: Any) -> Any:
+        """The moves of `moves` (an iterable of picks made) that their requires accept for
+        `seat`, checked as if it were to act (a simultaneous round's seat may not be `actor`):
+        a generator, `actor` put back between two moves it yields and when it ends."""
         st = self.st
         saved = st.actor
-        st.actor = seat
-        out: list[Move] = []
-        try:
-            for args in picks.every_choice(move.args):
-                chosen = Move(move.name, args)
-                try:
-                    self._checked(chosen, seat, False)
-                except IllegalMove:
-                    continue
-                out.append(chosen)
-        finally:
-            st.actor = saved
-        return out
+        for chosen in moves:
+            st.actor = seat
+            try:
+                self._checked(chosen, seat, False)
+            except IllegalMove:
+                continue
+            finally:
+                st.actor = saved
+            yield chosen
 
     # ---- simultaneous steps (runtime.simultaneous) ----
     def _open_round(self) -> None:
