@@ -402,9 +402,9 @@ class ActionTable:
         """`seat`'s legal actions now: action -> index in `game.legal_moves(seat)` (a new dict).
         Raises ActionSpaceTooSmall when a legal move has no action."""
         acts = self.actions(game, seat)
-        entry = self._last[4]  # type: ignore[index]
-        if len(entry) > 2:  # a listing with a pick: several actions may stand for one listed offer
-            return {a: i for a, (i, _m) in zip(acts, entry[2])}
+        made = self._picks_made()
+        if made is not None:  # several actions may stand for one listed offer
+            return {a: i for a, (i, _m) in zip(acts, made)}
         return dict(zip(acts, range(len(acts))))
 
     def actions(self, game: Game, seat: int) -> list[int]:
@@ -778,6 +778,12 @@ class ActionTable:
         self._last = (st, st.version, seat, acts, [acts, None, made])
         return acts
 
+    def _picks_made(self) -> list[tuple[int, Move]] | None:
+        """For `actions`' last answer, when its listing held a pick (`_with_picks`): per action,
+        (its move's index in the listing, the move it stands for); else None."""
+        entry = self._last[4]  # type: ignore[index]
+        return entry[2] if len(entry) > 2 else None
+
     @staticmethod
     def _base_index(index: dict[Any, int], base: Universe, v: Any, move: str, arg: str) -> int:
         """The index of one picked value `v` (as encoded) in a pick's base universe. Raises
@@ -803,9 +809,9 @@ class ActionTable:
         Raises IllegalMove when it is not legal (or not `seat`'s decision), naming the move
         it decodes to."""
         i = self._index_of(game, seat, action)
-        entry = self._last[4]  # type: ignore[index]
-        if len(entry) > 2:  # a listing with a pick: each action its move (`_with_picks`)
-            return entry[2][i][1]  # type: ignore[no-any-return]
+        made = self._picks_made()
+        if made is not None:
+            return made[i][1]
         return game.legal_moves(seat)[i]
 
     def apply(self, game: Game, seat: int, action: int) -> None:
@@ -824,9 +830,9 @@ class ActionTable:
         else:
             i = self._index_of(game, seat, action)
         if self._pick_moves:
-            entry = self._last[4]  # type: ignore[index]
-            if len(entry) > 2:  # a listing with a pick: each action its move (`_with_picks`)
-                game.apply(seat, entry[2][i][1])
+            made = self._picks_made()
+            if made is not None:
+                game.apply(seat, made[i][1])
                 return
         game.apply_listed(seat, i)
 
@@ -845,9 +851,9 @@ class ActionTable:
         writes it). Raises IllegalMove when it is not legal now."""
         m = move if isinstance(move, Move) else Move.from_dict(move)
         acts = self.actions(game, seat)
-        entry = self._last[4]  # type: ignore[index]
-        if len(entry) > 2:  # a listing with a pick: each action its move (`_with_picks`)
-            for a, (_i, listed) in zip(acts, entry[2]):
+        made = self._picks_made()
+        if made is not None:
+            for a, (_i, listed) in zip(acts, made):
                 if listed == m:
                     return a
         else:
