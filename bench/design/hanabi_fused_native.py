@@ -1,0 +1,164 @@
+"""Issue 27: the typed design's Hanabi sample built with Cython, against the hand-written anchor.
+
+Builds, in a temporary folder under /tmp (never beside the sources: an extension module beside
+its .py would shadow it), with Cython in pure-Python mode and the C compiler setuptools picks:
+
+    anchor-cy   ../shared/anchors/hanabi.py as it is (what the anchor gains compiled untyped)
+    sample-cy   level (a): bench/design/hanabi_fused.py as it is (Cython's defaults: its
+                annotations typed where Cython understands them)
+    typed-cy    level (b): bench/design/hanabi_fused_typed.py, the same sample with the Cython
+                annotations a code generator could emit (cclass state, C int locals, cfunc steps)
+
+checks that every sample copy plays the same games as the pure sample (same events, marks,
+versions, zones, for seeds of every seat count 2-5) and every anchor copy the same plies and
+scores, then measures playouts/s (CPU time, game creation included, uniform random legal moves)
+of these and of the pure modules (anchor, sample-py = hanabi_fused.py, typed-py =
+hanabi_fused_typed.py imported as Python) over `--rounds` rounds, the order rotating each round.
+
+    .venv/bin/python bench/design/hanabi_fused_native.py [--rounds 5] [--games 1000] [--seats 2 5] [--keep DIR]
+
+Prints the Cython and Python versions, each build's wall and CPU time (the Cython pass and the C
+compiler together), the check's result, one line per round, then per seat count each copy's median
+playouts/s and the median of its per-round ratio copy / anchor (the pure anchor of the same round),
+with the range of those ratios. Needs Cython in the venv (`pip install cython`) and a C compiler.
+Prints only; not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import hanabi_fused as sample  # noqa: E402  # puts the repo root and ../shared/anchors on sys.path
+
+anchor = sample.anchor
+BUILDS = {"anchor-cy": Path(anchor.__file__), "sample-cy": HERE / "hanabi_fused.py",
+          "typed-cy": HERE / "hanabi_fused_typed.py"}
+MODULE = {"anchor-cy": "hanabi_anchor_cy", "sample-cy": "hanabi_fused_cy", "typed-cy": "hanabi_fused_typed_cy"}
+
+
+def build(name: str, src: Path, folder: Path) -> str:
+    """Cythonize and compile `src` as module MODULE[name] in `folder`; returns a line of build times."""
+    mod = MODULE[name]
+    shutil.copy(src, folder / f"{mod}.py")
+    script = ("from setuptools import setup\nfrom Cython.Build import cythonize\n"
+              f"setup(ext_modules=cythonize([{mod + '.py'!r}], force=True, quiet=True,"
+              " compiler_directives={'language_level': 3}), script_args=['build_ext', '--inplace'])\n")
+    t, cpu0 = time.time(), os.times().children_user + os.times().children_system
+    r = subprocess.run([sys.executable, "-c", script], cwd=folder, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"build of {src} failed:\n{r.stderr[-3000:]}")
+    cpu = os.times().children_user + os.times().children_system - cpu0
+    lines = src.read_text().count("\n")
+    return f"built {name} ({src.name}, {lines} lines): wall {time.time() - t:.1f}s, CPU {cpu:.1f}s"
+
+
+def play(mod: Any, seats: int, seed: int, i: int) -> tuple:
+    """One game of a sample copy, its moves picked as sample_playouts picks them; what two copies
+    playing it must agree on."""
+    rng = random.Random(seed)
+    st = mod.new_game(seats, random.Random(f"{seed}:{i}"), True, True)
+    while not st.terminal:
+        moves = mod.legal_moves(st)
+        picked = mod.PickedMove()
+        picked.binding, picked.version = moves[rng.randrange(len(moves))], st.version
+        mod.apply(st, picked)
+    return (st.events, st.marks, st.version, st.tokens, st.fuses, st.fireworks, st.discard, st.hands, st.terminal)
+
+
+def check(samples: dict[str, Any], anchors: dict[str, Any]) -> str:
+    """Every copy plays the same games as its pure module; exits on the first difference."""
+    n = 0
+    for seats in (2, 3, 4, 5):
+        for i in range(10):
+            want = play(samples["sample-py"], seats, 9, i)
+            for name, mod in samples.items():
+                if play(mod, seats, 9, i) != want:
+                    sys.exit(f"{name} plays game {i} at {seats} seats differently from the pure sample")
+            n += 1
+        want = [anchor.playout(seats, random.Random(s)) for s in range(20)]
+        for name, mod in anchors.items():
+            if [mod.playout(seats, random.Random(s)) for s in range(20)] != want:
+                sys.exit(f"{name} plays differently from the pure anchor at {seats} seats")
+    return f"check: {len(samples)} sample copies agree on {n} games (events, marks, versions, zones); " \
+           f"{len(anchors)} anchor copies on 80 (score, plies)"
+
+
+def rate(fn: Callable[[int, int, int], Any], seats: int, games: int, seed: int) -> float:
+    """Playouts/s of `games` playouts by fn(seats, games, seed), CPU time."""
+    t = time.process_time()
+    fn(seats, games, seed)
+    return games / (time.process_time() - t)
+
+
+def anchor_runner(mod: Any) -> Callable[[int, int, int], int]:
+    def run(seats: int, games: int, seed: int) -> int:
+        rng = random.Random(seed)
+        return sum(mod.playout(seats, rng)[1] for _ in range(games))
+    return run
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--seats", type=int, nargs="*", default=[2, 5])
+    ap.add_argument("--keep", help="build in this folder and keep it (default: a temporary folder, removed)")
+    a = ap.parse_args()
+    try:
+        import Cython
+    except ImportError:
+        sys.exit("Cython is not installed: pip install cython")
+    folder = Path(a.keep or tempfile.mkdtemp(prefix="ludex-fused-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"Cython {Cython.__version__}, Python {sys.version.split()[0]}, building in {folder}", flush=True)
+    try:
+        # hanabi_fused.py finds the repo two folders above its own: built here, that is `folder`
+        # (the repo root and anchors are on sys.path already)
+        where = folder / "bench" / "design"
+        where.mkdir(parents=True, exist_ok=True)
+        for name, src in BUILDS.items():
+            print(build(name, src, where), flush=True)
+        sys.path.insert(0, str(where))
+        mods = {name: importlib.import_module(m) for name, m in MODULE.items()}
+        for name, mod in mods.items():
+            assert mod.__file__ and not mod.__file__.endswith(".py"), f"{name} did not load the built module"
+        import hanabi_fused_typed as typed
+
+        samples = {"sample-py": sample, "sample-cy": mods["sample-cy"], "typed-py": typed, "typed-cy": mods["typed-cy"]}
+        print(check(samples, {"anchor-cy": mods["anchor-cy"]}), flush=True)
+        runners = {"anchor": anchor_runner(anchor), "anchor-cy": anchor_runner(mods["anchor-cy"])}
+        runners.update({name: mod.sample_playouts for name, mod in samples.items()})
+        names = list(runners)
+        for seats in a.seats:
+            got: dict[str, list[float]] = {n: [] for n in names}
+            for r in range(a.rounds):
+                for n in names[r % len(names):] + names[:r % len(names)]:
+                    got[n].append(rate(runners[n], seats, a.games, 100 + r))
+                print(f"{seats} seats round {r + 1}: " + " ".join(f"{n} {got[n][-1]:,.0f}" for n in names), flush=True)
+            print(f"\nhanabi {seats} seats, {a.games} games x {a.rounds} rounds: playouts/s and copy / anchor (range)")
+            for n in names:
+                ratios = sorted(x / y for x, y in zip(got[n], got["anchor"]))
+                print(f"  {n:<10} {statistics.median(got[n]):>9,.0f}  {statistics.median(ratios):5.2f}"
+                      f"  ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+            print(flush=True)
+    finally:
+        if not a.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
