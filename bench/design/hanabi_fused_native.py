@@ -15,7 +15,8 @@ scores, then measures playouts/s (CPU time, game creation included, uniform rand
 of these and of the pure modules (anchor, sample-py = hanabi_fused.py, typed-py =
 hanabi_fused_typed.py imported as Python) over `--rounds` rounds, the order rotating each round.
 
-    .venv/bin/python bench/design/hanabi_fused_native.py [--rounds 5] [--games 1000] [--seats 2 5] [--keep DIR]
+    .venv/bin/python bench/design/hanabi_fused_native.py [--rounds 5] [--games 1000] [--seats 2 5] [--without marks|events ...]
+        [--keep DIR]
 
 Prints the Cython and Python versions, each build's wall and CPU time (the Cython pass and the C
 compiler together), the check's result, one line per round, then per seat count each copy's median
@@ -27,6 +28,7 @@ Prints only; not a test.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import random
@@ -45,15 +47,29 @@ sys.path.insert(0, str(HERE))
 import hanabi_fused as sample  # noqa: E402  # puts the repo root and ../shared/anchors on sys.path
 
 anchor = sample.anchor
-BUILDS = {"anchor-cy": Path(anchor.__file__), "sample-cy": HERE / "hanabi_fused.py",
-          "typed-cy": HERE / "hanabi_fused_typed.py"}
-MODULE = {"anchor-cy": "hanabi_anchor_cy", "sample-cy": "hanabi_fused_cy", "typed-cy": "hanabi_fused_typed_cy"}
+TYPED = HERE / "hanabi_fused_typed.py"
+BUILDS = {"anchor-cy": Path(anchor.__file__), "sample-cy": HERE / "hanabi_fused.py", "typed-cy": TYPED, "bits-cy": TYPED}
+MODULE = {"anchor-cy": "hanabi_anchor_cy", "sample-cy": "hanabi_fused_cy", "typed-cy": "hanabi_fused_typed_cy",
+          "bits-cy": "hanabi_fused_bits_cy"}
+# level (c) is level (b) with its marks kept as bitsets: the typed sample with this line changed
+BITS_OFF, BITS_ON = "MARK_BITS = cython.declare(cython.bint, False)", "MARK_BITS = cython.declare(cython.bint, True)"
+
+
+def source(name: str, src: Path) -> str:
+    """The text built as `name`: `src`, with MARK_BITS on for the bits copies."""
+    text = src.read_text()
+    if name.startswith("bits"):
+        if text.count(BITS_OFF) != 1:
+            sys.exit(f"{src.name}: no line {BITS_OFF!r} to turn level (c) on")
+        text = text.replace(BITS_OFF, BITS_ON)
+    return text
 
 
 def build(name: str, src: Path, folder: Path) -> str:
     """Cythonize and compile `src` as module MODULE[name] in `folder`; returns a line of build times."""
     mod = MODULE[name]
-    shutil.copy(src, folder / f"{mod}.py")
+    text = source(name, src)
+    (folder / f"{mod}.py").write_text(text)
     script = ("from setuptools import setup\nfrom Cython.Build import cythonize\n"
               f"setup(ext_modules=cythonize([{mod + '.py'!r}], force=True, quiet=True,"
               " compiler_directives={'language_level': 3}), script_args=['build_ext', '--inplace'])\n")
@@ -62,7 +78,7 @@ def build(name: str, src: Path, folder: Path) -> str:
     if r.returncode:
         sys.exit(f"build of {src} failed:\n{r.stderr[-3000:]}")
     cpu = os.times().children_user + os.times().children_system - cpu0
-    lines = src.read_text().count("\n")
+    lines = text.count("\n")
     return f"built {name} ({src.name}, {lines} lines): wall {time.time() - t:.1f}s, CPU {cpu:.1f}s"
 
 
@@ -76,7 +92,8 @@ def play(mod: Any, seats: int, seed: int, i: int) -> tuple:
         picked = mod.PickedMove()
         picked.binding, picked.version = moves[rng.randrange(len(moves))], st.version
         mod.apply(st, picked)
-    return (st.events, st.marks, st.version, st.tokens, st.fuses, st.fireworks, st.discard, st.hands, st.terminal)
+    marks = mod.marks_of(st) if hasattr(mod, "marks_of") else {k: set(got) for k, got in st.marks.items()}
+    return (st.events, marks, st.version, st.tokens, st.fuses, st.fireworks, st.discard, st.hands, st.terminal)
 
 
 def check(samples: dict[str, Any], anchors: dict[str, Any]) -> str:
@@ -116,6 +133,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seats", type=int, nargs="*", default=[2, 5])
+    ap.add_argument("--without", action="append", default=[], choices=["marks", "events"],
+                    help="the samples drop this part of the contract (as hanabi_fused.py --without)")
     ap.add_argument("--keep", help="build in this folder and keep it (default: a temporary folder, removed)")
     a = ap.parse_args()
     try:
@@ -138,10 +157,16 @@ def main() -> None:
             assert mod.__file__ and not mod.__file__.endswith(".py"), f"{name} did not load the built module"
         import hanabi_fused_typed as typed
 
-        samples = {"sample-py": sample, "sample-cy": mods["sample-cy"], "typed-py": typed, "typed-cy": mods["typed-cy"]}
+        (where / "hanabi_fused_bits_py.py").write_text(source("bits-py", TYPED))
+        import hanabi_fused_bits_py as bits  # the level (c) copy as Python
+
+        samples = {"sample-py": sample, "sample-cy": mods["sample-cy"], "typed-py": typed, "typed-cy": mods["typed-cy"],
+                   "bits-py": bits, "bits-cy": mods["bits-cy"]}
         print(check(samples, {"anchor-cy": mods["anchor-cy"]}), flush=True)
         runners = {"anchor": anchor_runner(anchor), "anchor-cy": anchor_runner(mods["anchor-cy"])}
-        runners.update({name: mod.sample_playouts for name, mod in samples.items()})
+        keep = {"marks": "marks" not in a.without, "events": "events" not in a.without}
+        print(f"samples keep: {', '.join(k for k, v in keep.items() if v) or 'neither marks nor events'}", flush=True)
+        runners.update({name: functools.partial(mod.sample_playouts, **keep) for name, mod in samples.items()})
         names = list(runners)
         for seats in a.seats:
             got: dict[str, list[float]] = {n: [] for n in names}

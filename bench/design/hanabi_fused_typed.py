@@ -22,6 +22,7 @@ nothing itself; not used by Ludex.
 
 from __future__ import annotations
 
+import array
 import random
 
 import cython
@@ -36,6 +37,9 @@ NAME = sample.NAME
 RULES = sample.RULES
 SOURCE = sample.SOURCE
 NCARDS = cython.declare(cython.int, len(sample.CARDS))
+# Level (c): marks as one bitset per card (bit kind * 10 + value index * 2 + touched) instead of a
+# dict of tuples. hanabi_fused_native.py builds a copy with this set to True.
+MARK_BITS = cython.declare(cython.bint, False)
 
 
 @cython.cclass
@@ -51,6 +55,7 @@ class State:
     fuses = cython.declare(cython.int, visibility="readonly")
     final_turns = cython.declare(cython.int, visibility="readonly")  # -1: the last round has not started
     marks = cython.declare(dict, visibility="readonly")
+    bits: cython.int[:]  # MARK_BITS: card id -> its marks as bits
     actor = cython.declare(cython.int, visibility="readonly")
     version = cython.declare(cython.long, visibility="readonly")
     events = cython.declare(list, visibility="readonly")
@@ -82,6 +87,8 @@ def new_game(seats, rng, marks, events) -> State:
     st.deck = deck[seats * size:]
     st.fireworks, st.discard, st.height = [], [], [0] * 5
     st.tokens, st.fuses, st.final_turns = 8, 3, -1
+    if MARK_BITS:
+        st.bits = array.array("i", bytes(4 * NCARDS))
     st.marks, st.actor, st.version, st.terminal, st.seats = {}, 0, 1, False, seats
     st.refs = [[({"k": f"hand[{s}]@{i}"}, {"k": [s]}) for i in range(6)] for s in range(seats)]
     st.record_marks, st.record_events = marks, events
@@ -122,6 +129,45 @@ def record_hint(st: State, target, kind: str, value, touched: list) -> cython.vo
         if m not in got:
             st.version += 1
             marks[k] = got + (m,)
+
+
+@cython.cfunc
+@cython.locals(op=cython.int, target=cython.int, value=cython.int, attr=tuple, k=cython.int, base=cython.int,
+               touched=cython.int, bit=cython.int)
+def record_hint_bits(st: State, op, target, value, attr) -> cython.void:
+    """record_hint with MARK_BITS: the same marks and version steps, as bits."""
+    base = op * 10 + (value - op) * 2  # colours count from 0, ranks from 1
+    for k in st.hands[target]:
+        touched = attr[k] == value
+        bit = 1 << (base + touched)
+        if not st.bits[k] & bit:
+            st.version += 1
+            st.bits[k] |= bit
+
+
+@cython.cfunc
+@cython.inline
+@cython.locals(k=cython.int)
+def unmark(st: State, k) -> cython.void:
+    if MARK_BITS:
+        st.bits[k] = 0
+    else:
+        st.marks.pop(k, None)
+
+
+@cython.ccall
+@cython.locals(k=cython.int, b=cython.int, kind=cython.int, v=cython.int)
+def marks_of(st: State) -> dict:
+    """The marks as sets: card id -> {(kind, value, touched)}, whichever way they are kept."""
+    if not MARK_BITS:
+        return {k: set(got) for k, got in st.marks.items()}
+    out: dict = {}
+    for k in range(NCARDS):
+        for b in range(20):
+            if st.bits[k] >> b & 1:
+                kind, v = b // 10, b % 10 // 2
+                out.setdefault(k, set()).add(("colour" if kind == 0 else "rank", v + kind, bool(b & 1)))
+    return out
 
 
 @cython.cfunc
@@ -166,7 +212,9 @@ def apply(st: State, move: PickedMove) -> None:
         st.tokens -= 1
         st.version += 1
         attr = COLOUR if op == 0 else RANK
-        if st.record_marks:
+        if st.record_marks and MARK_BITS:
+            record_hint_bits(st, op, target, value, attr)
+        elif st.record_marks:
             record_hint(st, target, "colour" if op == 0 else "rank", value,
                         [x for x in st.hands[target] if attr[x] == value])
     else:
@@ -177,13 +225,13 @@ def apply(st: State, move: PickedMove) -> None:
         record(st, op, {"k": NAME[k]}, pair[0], pair[1])
         if op == 2:
             st.tokens += 1
-            st.marks.pop(k, None)
+            unmark(st, k)
             del hand[i]
             st.discard.append(k)
         else:
             c = COLOUR[k]
             if RANK[k] == st.height[c] + 1:
-                st.marks.pop(k, None)
+                unmark(st, k)
                 del hand[i]
                 st.fireworks.append(k)
                 st.height[c] += 1
@@ -194,7 +242,7 @@ def apply(st: State, move: PickedMove) -> None:
                 triggers(st)
                 if st.terminal:
                     return
-                st.marks.pop(k, None)
+                unmark(st, k)
                 del hand[i]
                 st.discard.append(k)
             st.version += 2
