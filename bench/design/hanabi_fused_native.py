@@ -1,28 +1,61 @@
 """Issue 27: the typed design's Hanabi sample built with Cython, against the hand-written anchor.
 
 Builds, in a temporary folder under /tmp (never beside the sources: an extension module beside
-its .py would shadow it), with Cython in pure-Python mode and the C compiler setuptools picks:
+its .py would shadow it), with Cython in pure-Python mode and the C compiler setuptools picks
+(CPython's own flags: -O3 -fwrapv):
 
     anchor-cy   ../shared/anchors/hanabi.py as it is (what the anchor gains compiled untyped)
     sample-cy   level (a): bench/design/hanabi_fused.py as it is (Cython's defaults: its
                 annotations typed where Cython understands them)
     typed-cy    level (b): bench/design/hanabi_fused_typed.py, the same sample with the Cython
                 annotations a code generator could emit (cclass state, C int locals, cfunc steps)
+    bits-cy     level (c): (b) with its hint marks kept as one bitset per card (the issue's
+                "marks as bitsets"; the copy built has MARK_BITS set to True)
 
-checks that every sample copy plays the same games as the pure sample (same events, marks,
-versions, zones, for seeds of every seat count 2-5) and every anchor copy the same plies and
-scores, then measures playouts/s (CPU time, game creation included, uniform random legal moves)
-of these and of the pure modules (anchor, sample-py = hanabi_fused.py, typed-py =
-hanabi_fused_typed.py imported as Python) over `--rounds` rounds, the order rotating each round.
+checks that every sample copy plays the same games as the pure sample (same events, marks as
+sets, versions, zones, for seeds of every seat count 2-5) and every anchor copy the same plies
+and scores, then measures playouts/s (CPU time, game creation included, uniform random legal
+moves) of these and of the pure modules (anchor, sample-py = hanabi_fused.py, typed-py and
+bits-py = the (b) and (c) text imported as Python) over `--rounds` rounds, the order rotating.
 
-    .venv/bin/python bench/design/hanabi_fused_native.py [--rounds 5] [--games 1000] [--seats 2 5] [--without marks|events ...]
-        [--keep DIR]
+    .venv/bin/python bench/design/hanabi_fused_native.py [--rounds 5] [--games 2000] [--seats 2 5]
+        [--without marks|events ...] [--keep DIR]
 
 Prints the Cython and Python versions, each build's wall and CPU time (the Cython pass and the C
-compiler together), the check's result, one line per round, then per seat count each copy's median
-playouts/s and the median of its per-round ratio copy / anchor (the pure anchor of the same round),
-with the range of those ratios. Needs Cython in the venv (`pip install cython`) and a C compiler.
-Prints only; not a test.
+compiler together), the check's result, one line per round, then per seat count each copy's
+median playouts/s, the median (and range) of its per-round ratio to the pure anchor of the same
+round, and the same against anchor-cy. `--without` drops parts of the contract from the samples,
+as in hanabi_fused.py. Needs Cython in the venv (`pip install cython`) and a C compiler. Prints
+only; not a test.
+
+Measured 2026-11-28 (Cython 3.3.1, gcc 12.2, CPython 3.11.7, the shared 2-core machine, load
+1-2; its speed drifted between rounds, so single rounds range widely). Median of 5 alternating
+rounds, copy / pure anchor, the range over the sittings (5 sittings of 1,000-3,000 games; bits
+in the 4 after it was added), and against anchor-cy in the 2 sittings that printed it:
+
+                 2 seats      5 seats      / anchor-cy (2 seats; 5 seats)
+    anchor-cy    1.61-1.70    1.70-1.87    1
+    sample-py    0.57-0.62    0.59-0.67
+    sample-cy    0.74-0.93    0.87-1.04    0.43, 0.48; 0.52, 0.54      level (a)
+    typed-py     0.56-0.69    0.72-0.84                                 (b) run as Python
+    typed-cy     1.06-1.15    1.31-1.57    0.65, 0.71; 0.76, 0.85      level (b)
+    bits-py      0.63-0.67    0.77-0.88                                 (c) run as Python
+    bits-cy      1.24-1.33    1.57-1.71    0.75, 0.86; 0.85, 0.95      level (c)
+
+Without parts of the contract (one sitting each; copy / anchor at 2 / 5 seats, in parentheses
+copy / anchor-cy): without marks typed-cy 1.37 / 1.78 (0.80 / 0.95); without events typed-cy
+1.25 / 1.64, bits-cy 1.47 / 1.87 (0.99 / 1.07); without either typed-cy 1.58 / 2.03 (0.98 /
+1.07). So the typed layout itself, compiled, runs as fast as the compiled anchor; what keeps it
+below that is the contract's Python objects (an `Event` per ply, the marks, the per-game seeded
+`Random`).
+
+Build times (wall; CPU within 1.2 s of it; one module at a time): anchor 6-8 s (87 lines),
+sample 11-15 s (259), typed and bits 13-19 s each (277; the memoryview for the bits adds C).
+`perf` on bits-cy at 2 seats: 80% of the time in libpython (object allocation, the eval loop
+running random.py's shuffle and randrange and `new_event`, 17%), 8% in the module's own code,
+7% in _random, `random_seed` (the per-game `Random("seed:i")` of Ludex's seeded chance, which the
+anchor does not pay) 5.6%; on anchor-cy 85% libpython, 10% its own code. Further typing of the
+module (C arrays for zones and attribute columns, bounds checks off) can act only on its 8%.
 """
 
 from __future__ import annotations
@@ -131,7 +164,7 @@ def anchor_runner(mod: Any) -> Callable[[int, int, int], int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--seats", type=int, nargs="*", default=[2, 5])
     ap.add_argument("--without", action="append", default=[], choices=["marks", "events"],
                     help="the samples drop this part of the contract (as hanabi_fused.py --without)")
@@ -174,11 +207,14 @@ def main() -> None:
                 for n in names[r % len(names):] + names[:r % len(names)]:
                     got[n].append(rate(runners[n], seats, a.games, 100 + r))
                 print(f"{seats} seats round {r + 1}: " + " ".join(f"{n} {got[n][-1]:,.0f}" for n in names), flush=True)
-            print(f"\nhanabi {seats} seats, {a.games} games x {a.rounds} rounds: playouts/s and copy / anchor (range)")
+            print(f"\nhanabi {seats} seats, {a.games} games x {a.rounds} rounds: playouts/s, copy / anchor (range),"
+                  " copy / anchor-cy (range)")
             for n in names:
-                ratios = sorted(x / y for x, y in zip(got[n], got["anchor"]))
-                print(f"  {n:<10} {statistics.median(got[n]):>9,.0f}  {statistics.median(ratios):5.2f}"
-                      f"  ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+                line = f"  {n:<10} {statistics.median(got[n]):>9,.0f}"
+                for base in ("anchor", "anchor-cy"):
+                    ratios = sorted(x / y for x, y in zip(got[n], got[base]))
+                    line += f"  {statistics.median(ratios):5.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})"
+                print(line)
             print(flush=True)
     finally:
         if not a.keep:
