@@ -55,7 +55,8 @@ sample 11-15 s (259), typed and bits 13-19 s each (277; the memoryview for the b
 running random.py's shuffle and randrange and `new_event`, 17%), 8% in the module's own code,
 7% in _random, `random_seed` (the per-game `Random("seed:i")` of Ludex's seeded chance, which the
 anchor does not pay) 5.6%; on anchor-cy 85% libpython, 10% its own code. Further typing of the
-module (C arrays for zones and attribute columns, bounds checks off) can act only on its 8%.
+module (C arrays for zones and attribute columns) can act only on its 8%: bits-cy built with
+boundscheck, wraparound and initializedcheck off ran 1.01x bits-cy (7 alternating rounds).
 """
 
 from __future__ import annotations
