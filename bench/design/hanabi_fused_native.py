@@ -30,17 +30,17 @@ only; not a test.
 
 Measured 2026-11-28 (Cython 3.3.1, gcc 12.2, CPython 3.11.7, the shared 2-core machine, load
 1-2; its speed drifted between rounds, so single rounds range widely). Median of 5 alternating
-rounds, copy / pure anchor, the range over the sittings (5 sittings of 1,000-3,000 games; bits
-in the 4 after it was added), and against anchor-cy in the 2 sittings that printed it:
+rounds, copy / pure anchor, the range over the sittings (6 sittings of 1,000-3,000 games; bits
+in the 5 after it was added), and against anchor-cy in the 3 sittings that printed it:
 
-                 2 seats      5 seats      / anchor-cy (2 seats; 5 seats)
-    anchor-cy    1.61-1.70    1.70-1.87    1
+                 2 seats      5 seats      / anchor-cy: 2 seats, 5 seats
+    anchor-cy    1.59-1.70    1.70-1.90    1
     sample-py    0.57-0.62    0.59-0.67
-    sample-cy    0.74-0.93    0.87-1.04    0.43, 0.48; 0.52, 0.54      level (a)
-    typed-py     0.56-0.69    0.72-0.84                                 (b) run as Python
-    typed-cy     1.06-1.15    1.31-1.57    0.65, 0.71; 0.76, 0.85      level (b)
-    bits-py      0.63-0.67    0.77-0.88                                 (c) run as Python
-    bits-cy      1.24-1.33    1.57-1.71    0.75, 0.86; 0.85, 0.95      level (c)
+    sample-cy    0.74-0.93    0.87-1.04    0.43-0.48, 0.52-0.54    level (a)
+    typed-py     0.56-0.69    0.72-0.84                            (b) run as Python
+    typed-cy     1.06-1.15    1.31-1.59    0.65-0.71, 0.76-0.85    level (b)
+    bits-py      0.63-0.67    0.77-0.88                            (c) run as Python
+    bits-cy      1.24-1.33    1.57-1.78    0.75-0.86, 0.85-0.95    level (c)
 
 Without parts of the contract (one sitting each; copy / anchor at 2 / 5 seats, in parentheses
 copy / anchor-cy): without marks typed-cy 1.37 / 1.78 (0.80 / 0.95); without events typed-cy
