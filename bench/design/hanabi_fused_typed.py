@@ -1,19 +1,22 @@
-"""Issue 27, level (b): `hanabi_fused.py`'s sample with the Cython annotations a code generator could emit.
+"""Issue 27, levels (b) and (c): `hanabi_fused.py`'s sample with the Cython annotations a code
+generator could emit.
 
 The same steps, the same contract and the same games as `hanabi_fused.py` (same events, marks,
 versions, plies for the same seeds: `hanabi_fused_native.py` checks it), written in Cython's
 pure-Python mode with only what a generator can derive mechanically from the IR's types:
 
-- the state is a `cython.cclass` whose fields carry the IR's types (readable from Python): counters and seats as
-  `cython.int`, flags as `cython.bint`, zones as `list`, marks as `dict`; an optional int
-  (`final_turns`) becomes a C int with -1 for none;
+- the state is a `cython.cclass` whose fields carry the IR's types (readable from Python):
+  counters and seats as `cython.int`, flags as `cython.bint`, zones as `list`, marks as `dict`;
+  an optional int (`final_turns`) becomes a C int with -1 for none;
 - component ids, seats and move kinds are `cython.int` locals; the attribute columns stay tuples
   indexed by a C int; sizes known from the ruleset (5 colours, ranks 1-5, 8 tokens) are literals;
 - the steps a caller uses (`new_game`, `legal_moves`, `apply`, `sample_playouts`) are
   `cython.ccall` (C calls inside the module, still callable from Python), the helpers `cython.cfunc`.
 
-Events are still `runtime.events.Event` objects built by `new_event`, marks still a dict of tuples,
-the random generator still `random.Random`: the Python-object parts of the contract stay as they are.
+Events are still `runtime.events.Event` objects built by `new_event`, the random generator still
+`random.Random`. Marks are a dict of tuples as in the sample (level b); with `MARK_BITS` set to
+True (level c, the issue's "marks as bitsets") they are one bitset per card in an int array,
+read back as the same tuples by `marks_of`.
 
 Imported as plain Python it runs too (the typed fallback; needs the `cython` package for its
 decorators), so it is measured both ways by `hanabi_fused_native.py`, which also builds it. Prints
