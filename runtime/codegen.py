@@ -27,7 +27,7 @@ from runtime import builtins as B
 from runtime import outcomes, picks
 from runtime.budget import BudgetExceeded
 from runtime.errors import RuleError
-from runtime.state import State, _count_elements
+from runtime.state import State, count_elements
 from runtime.values import RESERVED, ZoneRef
 
 SPECIAL_PY = {
@@ -88,7 +88,7 @@ def _counts(st: Any, z: ZoneRef, attr: str) -> dict[Any, int]:
     if by is None:
         by = {}
         # Counter's own counting loop (C), on a plain dict: the same counts in first-seen order
-        _count_elements(by, map(itemgetter(attr), map(_D, lst)))
+        count_elements(by, map(itemgetter(attr), map(_D, lst)))
         t[1][attr] = by  # complete before it is seen
     return by
 
@@ -1922,7 +1922,9 @@ class StepListers(dict):
     the attributes whose counts over its zones the generated code reads from `State.counts`,
     in slot order (`Gen._kept_counts`), which a game's state keeps (`State.keep_counts`)."""
 
-    counted: dict[str, tuple[str, ...]] = {}
+    def __init__(self, counted: dict[str, tuple[str, ...]]):
+        super().__init__()
+        self.counted = counted
 
 
 def step_listers(rs: Ruleset, moves: list[A.MoveDecl], searches: list[str]) -> list[str]:
@@ -2040,8 +2042,7 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     src += effects_source(gen, moves, triggers)
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
-    ns["STEP_LISTERS"] = StepListers()
-    ns["STEP_LISTERS"].counted = {decl: tuple(attrs) for decl, attrs in gen.counted.items()}
+    ns["STEP_LISTERS"] = StepListers({decl: tuple(attrs) for decl, attrs in gen.counted.items()})
     ns.update({f"BI_{name}": f for name, f in B.FUNCS.items()})
     ns.update(gen.consts)
     code = compile(text, f"<ludex {rs.name}>", "exec")

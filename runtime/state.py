@@ -17,12 +17,15 @@ from runtime.chance import ChanceNode, ChanceSource, shuffle_list
 from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
-try:  # Counter's own counting loop, in C; a private name, so Counter.update (the same loop in Python) where it is gone
-    from collections import _count_elements  # type: ignore[attr-defined]
+# `count_elements(by, items)`: adds 1 to `by[x]` for each x of `items` (runtime.codegen's tallies
+# too). Counter's own counting loop, in C; a private name, so Counter.update (the same loop in
+# Python) where it is gone
+try:
+    from collections import _count_elements as count_elements  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - CPython has it
     from collections import Counter
 
-    def _count_elements(by: dict, items: Any) -> None:
+    def count_elements(by: dict, items: Any) -> None:
         Counter.update(by, items)  # type: ignore[call-overload]
 
 _new = object.__new__
@@ -57,13 +60,13 @@ class State:
         self.zones: list[list[Comp]] = []  # never changed in place once built: see move_items
         self.zone_refs: list[ZoneRef] = []
         # the counts of attribute values over zones that generated rules read (`count(z where
-        # .a == v)`, runtime.codegen), kept by every write of a zone (`keep_counts`): zone index
-        # -> the attributes counted over it (None: none), shared by clones; and slot `idx + k *
-        # len(zones)` -> {value: number of the zone's components having it} for its k-th
-        # attribute (None elsewhere; values once present stay, at 0). Each dict is copy-on-write
-        # like the zone lists, so a clone copies only the list. Both empty: nothing counted
-        self.count_attrs: list[tuple[str, ...] | None] = []
+        # .a == v)`, runtime.codegen), kept by every write of a zone (`keep_counts`): slot `idx +
+        # k * len(zones)` -> {value: number of zone idx's components having it} for the zone's
+        # k-th counted attribute (None elsewhere; a value once present stays, at 0), each dict
+        # copy-on-write like the zone lists, so a clone copies only the list; and zone index ->
+        # its (slot, attribute) pairs (None: none counted), shared by clones. Both empty: none
         self.counts: list[dict[Any, int] | None] = []
+        self.count_slots: list[tuple[tuple[int, str], ...] | None] = []
         # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
         self.loc: list[int | None] = []
         self.loc_shared = False  # `loc` is another state's list too: copied before a change (`own_loc`)
@@ -388,42 +391,45 @@ class State:
         (zone index -> attribute names, each held by every component the zone may hold), in
         `counts`: counted now (`recount`), then changed with every write of those zones. Called
         once the tables are built, before any clone; an empty `attrs` keeps none."""
-        self.count_attrs = [attrs.get(i) for i in range(len(self.zones))] if attrs else []
+        n = len(self.zones)  # a zone's k-th attribute in slot idx + k * n, where generated code reads it
+        slots = {i: tuple((i + k * n, a) for k, a in enumerate(names)) for i, names in attrs.items()}
+        self.count_slots = [slots.get(i) for i in range(n)] if slots else []
         self.recount()
 
     def recount(self) -> None:
         """Count every kept count (`keep_counts`) again from the zones' lists: after code outside
         the effect primitives filled them (table building, `Game.from_position`)."""
-        kept = self.count_attrs
+        kept = self.count_slots
         if not kept:
             self.counts = []
             return
-        width = max(len(a) for a in kept if a is not None)
-        self.counts = [None] * (len(kept) * width)
-        for i, attrs in enumerate(kept):
-            if attrs is not None:
+        self.counts = [None] * (1 + max(s for slots in kept if slots for s, _a in slots))
+        for i, slots in enumerate(kept):
+            if slots is not None:
                 self._recount(i)
 
     def _recount(self, i: int) -> None:
         """Count zone `i`'s kept attributes again from its list, in new dicts."""
-        lst, counts, stride = self.zones[i], self.counts, len(self.zones)
-        for k, a in enumerate(self.count_attrs[i]):  # type: ignore[arg-type]
+        lst, counts = self.zones[i], self.counts
+        for s, a in self.count_slots[i]:  # type: ignore[union-attr]
             by: dict[Any, int] = {}
-            _count_elements(by, [c.d[a] for c in lst])
-            counts[i + k * stride] = by
+            count_elements(by, [c.d[a] for c in lst])
+            counts[s] = by
 
     def _count_move(self, c: Comp, src: int | None, d: int) -> None:
         """Keep the counts as component `c` leaves zone `src` (None: no zone) for zone `d`: the
         dicts of the zones whose counts are kept, copied and changed (a clone shares them)."""
-        kept, counts, stride = self.count_attrs, self.counts, len(self.zones)
-        for i, n in ((src, -1), (d, 1)):
-            attrs = kept[i] if i is not None else None
-            if attrs is not None:
-                for k, a in enumerate(attrs):
-                    s = i + k * stride  # type: ignore[operator]
-                    by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
-                    v = c.d[a]
-                    by[v] = by.get(v, 0) + n
+        kept, counts = self.count_slots, self.counts
+        if src is not None and (slots := kept[src]) is not None:
+            for s, a in slots:
+                by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
+                by[c.d[a]] -= 1  # counted there: it lay in the zone
+        slots = kept[d]
+        if slots is not None:
+            for s, a in slots:
+                by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
+                v = c.d[a]
+                by[v] = by.get(v, 0) + 1
 
     # ---- reading ----
     def items(self, x: Any) -> Any:
@@ -469,7 +475,7 @@ class State:
                         dirty.add(z.decl_name)
                 zones[d] = zones[d] + [what]
                 loc[what.id] = d
-                kept = self.count_attrs
+                kept = self.count_slots
                 if kept and (kept[d] is not None or (src is not None and kept[src] is not None)):
                     self._count_move(what, src, d)
                 if self.passing is not None:
@@ -505,7 +511,7 @@ class State:
             else:
                 target.append(c)
             loc[c.id] = d
-        kept = self.count_attrs
+        kept = self.count_slots
         if kept:
             for i in copied:
                 if kept[i] is not None:
@@ -548,11 +554,12 @@ class State:
             zones[d] = zones[d] + taken
             for c in taken:
                 loc[c.id] = d
-            kept = self.count_attrs
+            kept = self.count_slots
             if kept:
-                for i in (src.idx, d):
-                    if kept[i] is not None:
-                        self._recount(i)
+                if kept[src.idx] is not None:
+                    self._recount(src.idx)
+                if kept[d] is not None:
+                    self._recount(d)
             if self.passing is not None:
                 self.passing.extend((c.name, d) for c in taken)
             if src.watched:
@@ -765,7 +772,7 @@ class State:
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
-_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "count_attrs", "callables", "_names", "_kinds", "loose", "loose_members",
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "count_slots", "callables", "_names", "_kinds", "loose", "loose_members",
                      "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
                      "draw_memo", "base_zones"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
