@@ -70,7 +70,8 @@ _D = attrgetter("d")
 
 def _count_of(st: Any, z: ZoneRef, attr: str, value: Any) -> int:
     """How many components of zone `z` have `attr` equal to `value`, from the zone's tally
-    (`_counts`; generated code reads an up-to-date one in place and calls this otherwise)."""
+    (`_counts`; generated code reads an up-to-date one in place and calls this otherwise), for
+    a zone whose counts the state does not keep (`Gen._kept_counts`)."""
     return _counts(st, z, attr).get(value, 0)
 
 
@@ -1169,8 +1170,9 @@ class Gen:
         raise CodegenError(f"unknown function {name}")
 
     def _tally(self, src: A.Node, cond: A.Node, env: dict[str, str]) -> str | None:
-        """`count(zone where .attr == x)` as a look-up in the zone's tally of attribute values
-        (`_count_of`), when `attr` always holds a hashable value and `x` does not read `it`."""
+        """`count(zone where .attr == x)` as a look-up in the zone's counts kept by the state
+        (`_kept_counts`), or else in its tally of attribute values (`_count_of`), when `attr`
+        always holds a hashable value and `x` does not read `it`."""
         if self.shape(src, env) != "zone" or cond.op != "binop" or cond.args[0] != "==":
             return None
         for a, b in ((cond.args[1], cond.args[2]), (cond.args[2], cond.args[1])):
