@@ -365,6 +365,7 @@ class Game:
                 seen[name] = key
                 st.zones[z.idx].append(c)
                 st.loc[c.id] = z.idx
+        st.recount()  # the lists were filled in place
         missing = sorted(placed - set(seen))
         if missing:
             raise ValueError(f"position: every component must be in exactly one zone; {len(missing)} are in none: "
@@ -487,6 +488,10 @@ class Game:
             zr.spectators = zr.decl_name in shown
             zr.watched = zr.decl_name in prog.trigger_deps  # else no trigger needs to hear of a change
         st.marks_watched = not prog.trigger_deps.isdisjoint(("marks", "has_mark"))
+        # the counts the generated rules read, kept by every write (none under the closures)
+        counted = getattr(prog.step_listers, "counted", None)
+        if counted:
+            st.keep_counts({z.idx: counted[z.decl_name] for z in st.zone_refs if z.decl_name in counted})
         # constants, component sets and zones never change: a clone copies only the rest
         fixed = {name for name, _ in prog.consts + prog.component_sets} | {z.name for z in prog.rs.zones}
         st.loose = tuple(name for name in st.g if name not in fixed)

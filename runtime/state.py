@@ -17,6 +17,17 @@ from runtime.chance import ChanceNode, ChanceSource, shuffle_list
 from runtime.events import NO_ARGS, Event, EventLog, about_to_record, new_event
 from runtime.values import Comp, Ent, ZoneRef
 
+# `count_elements(by, items)`: adds 1 to `by[x]` for each x of `items` (runtime.codegen's tallies
+# too). Counter's own counting loop, in C; a private name, so Counter.update (the same loop in
+# Python) where it is gone
+try:
+    from collections import _count_elements as count_elements  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - CPython has it
+    from collections import Counter
+
+    def count_elements(by: dict, items: Any) -> None:
+        Counter.update(by, items)  # type: ignore[call-overload]
+
 _new = object.__new__
 _NOT_OWNED: frozenset[str] = frozenset()  # `State.owned` of a state that has taken nothing yet
 _NO_MEMO = (-1, None)  # `State.fn_memo` of a clone: no version yet (runtime.codegen makes a list at the first use)
@@ -48,6 +59,14 @@ class State:
         self.chance: ChanceSource = chance  # type: ignore[assignment]  # None only in a pre-setup template
         self.zones: list[list[Comp]] = []  # never changed in place once built: see move_items
         self.zone_refs: list[ZoneRef] = []
+        # the counts of attribute values over zones that generated rules read (`count(z where
+        # .a == v)`, runtime.codegen), kept by every write of a zone (`keep_counts`): slot `idx +
+        # k * len(zones)` -> {value: number of zone idx's components having it} for the zone's
+        # k-th counted attribute (None elsewhere; a value once present stays, at 0), each dict
+        # copy-on-write like the zone lists, so a clone copies only the list; and zone index ->
+        # its (slot, attribute) pairs (None: none counted), shared by clones. Both empty: none
+        self.counts: list[dict[Any, int] | None] = []
+        self.count_slots: list[tuple[tuple[int, str], ...] | None] = []
         # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
         self.loc: list[int | None] = []
         self.loc_shared = False  # `loc` is another state's list too: copied before a change (`own_loc`)
@@ -204,6 +223,8 @@ class State:
         if chance is not None:  # `chance.share()`, inline: copied by whichever of the two draws first (`ChanceSource.own`)
             chance.shares += 1
         d["zones"] = self.zones.copy()  # zone lists are never changed in place: see move_items
+        if self.counts:  # nor their counts' dicts (`keep_counts`)
+            d["counts"] = self.counts.copy()
         if self.events:  # events are immutable: the list is copied by the first to append (`own_events`)
             self.events_shared = d["events_shared"] = True
         else:
@@ -357,11 +378,58 @@ class State:
     def place_initial(self, comp: Comp, z: ZoneRef) -> None:
         if self.loc[comp.id] is not None:
             raise ValueError(f"{comp.name} is placed in two zones at the start")
-        self.zones[z.idx].append(comp)  # in place (as `Game.from_position` fills a fresh list): forget what was counted
+        # in place (as `Game.from_position` fills a fresh list): forget what was counted (the kept
+        # counts, `keep_counts`, are made once the tables are built)
+        self.zones[z.idx].append(comp)
         z.tally = z.by_name = None
         for k in [k for k in self.draw_memo if k[0] == z.idx]:
             del self.draw_memo[k]
         self.own_loc()[comp.id] = z.idx
+
+    def keep_counts(self, attrs: dict[int, tuple[str, ...]]) -> None:
+        """Keep, from now on, the counts of each attribute's values over each zone of `attrs`
+        (zone index -> attribute names, each held by every component the zone may hold), in
+        `counts`: counted now (`recount`), then changed with every write of those zones. Called
+        once the tables are built, before any clone; an empty `attrs` keeps none."""
+        n = len(self.zones)  # a zone's k-th attribute in slot idx + k * n, where generated code reads it
+        slots = {i: tuple((i + k * n, a) for k, a in enumerate(names)) for i, names in attrs.items()}
+        self.count_slots = [slots.get(i) for i in range(n)] if slots else []
+        self.recount()
+
+    def recount(self) -> None:
+        """Count every kept count (`keep_counts`) again from the zones' lists: after code outside
+        the effect primitives filled them (table building, `Game.from_position`)."""
+        kept = self.count_slots
+        if not kept:
+            self.counts = []
+            return
+        self.counts = [None] * (1 + max(s for slots in kept if slots for s, _a in slots))
+        for i, slots in enumerate(kept):
+            if slots is not None:
+                self._recount(i)
+
+    def _recount(self, i: int) -> None:
+        """Count zone `i`'s kept attributes again from its list, in new dicts."""
+        lst, counts = self.zones[i], self.counts
+        for s, a in self.count_slots[i]:  # type: ignore[union-attr]
+            by: dict[Any, int] = {}
+            count_elements(by, [c.d[a] for c in lst])
+            counts[s] = by
+
+    def _count_move(self, c: Comp, src: int | None, d: int) -> None:
+        """Keep the counts as component `c` leaves zone `src` (None: no zone) for zone `d`: the
+        dicts of the zones whose counts are kept, copied and changed (a clone shares them)."""
+        kept, counts = self.count_slots, self.counts
+        if src is not None and (slots := kept[src]) is not None:
+            for s, a in slots:
+                by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
+                by[c.d[a]] -= 1  # counted there: it lay in the zone
+        slots = kept[d]
+        if slots is not None:
+            for s, a in slots:
+                by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
+                v = c.d[a]
+                by[v] = by.get(v, 0) + 1
 
     # ---- reading ----
     def items(self, x: Any) -> Any:
@@ -407,6 +475,9 @@ class State:
                         dirty.add(z.decl_name)
                 zones[d] = zones[d] + [what]
                 loc[what.id] = d
+                kept = self.count_slots
+                if kept and (kept[d] is not None or (src is not None and kept[src] is not None)):
+                    self._count_move(what, src, d)
                 if self.passing is not None:
                     self.passing.append((what.name, d))
                 return
@@ -440,6 +511,11 @@ class State:
             else:
                 target.append(c)
             loc[c.id] = d
+        kept = self.count_slots
+        if kept:
+            for i in copied:
+                if kept[i] is not None:
+                    self._recount(i)
 
     def shuffle(self, z: ZoneRef, span: Any) -> None:
         items = self.zones[z.idx]
@@ -478,6 +554,12 @@ class State:
             zones[d] = zones[d] + taken
             for c in taken:
                 loc[c.id] = d
+            kept = self.count_slots
+            if kept:
+                if kept[src.idx] is not None:
+                    self._recount(src.idx)
+                if kept[d] is not None:
+                    self._recount(d)
             if self.passing is not None:
                 self.passing.extend((c.name, d) for c in taken)
             if src.watched:
@@ -690,7 +772,7 @@ class State:
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
-_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "callables", "_names", "_kinds", "loose", "loose_members",
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "count_slots", "callables", "_names", "_kinds", "loose", "loose_members",
                      "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
                      "draw_memo", "base_zones"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)

@@ -1,0 +1,182 @@
+"""The counts the generated rules read are kept on write (issue 27): `count(z where .a == v)`
+over a public zone reads `State.counts`, which every write of the zone keeps up to date (moves
+of one component or of several, draws, setup, a position, clones, a failed move put back).
+Each check recounts every kept count from the zone's list: a write that misses its update fails
+it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from dsl import load_from_sources, load_ruleset
+from runtime import Game, RuleError
+from runtime import compile as rc
+
+RULES = """\
+game kept "Kept counts"
+seats 2
+
+enum colour { red, blue, green }
+component cube(colour: colour, big: bool)
+components cubes = [cube(c, i > 2) for c in colour for i in 1..4]
+
+zone bag: cube hidden ordered = cubes
+zone pool: cube public = []
+zone pile: per seat cube public = []
+entity tile(n: int) { zone on: cube public = [] }
+entities tiles = [tile(1), tile(2)]
+var boom: int = 0
+
+fn in_pool(k: colour) -> int = count(pool where .colour == k)
+fn big_in_pool(b: bool) -> int = count(pool where .big == b)
+fn on_tile(t: tile, k: colour) -> int = count(t.on where .colour == k)
+fn piled(s: seat, k: colour) -> int = count(pile[s] where .colour == k)
+
+setup {
+  shuffle bag
+  draw 5 from bag to pool
+  turn 0
+}
+
+step play then end turn
+
+move take(c in pool) during play
+  require in_pool(c.colour) > 0 and big_in_pool(c.big) > 0 else "none left"
+{ move c to pile[actor] }
+move put(c in pile[actor], t in tiles) during play
+  require piled(actor, c.colour) > on_tile(t, c.colour) else "enough there"
+{ move c to t.on }
+move sweep(t in tiles) during play
+  require size(t.on) > 0 else "nothing on it"
+{ move t.on to pool }
+move refill() during play
+  require size(bag) >= 2 else "the bag is empty"
+{ draw 2 from bag to pool }
+move fail(k in colour) during play
+  require in_pool(k) > 0 else "none of that colour"
+{
+  move (pool where .colour == k) to pile[actor]
+  boom = 1 // (piled(actor, k) - piled(actor, k))
+}
+"""
+
+
+def _agree(g: Game) -> None:
+    """Every kept count equals a recount of its zone (values counted 0 aside), and the slots
+    of no kept count hold nothing."""
+    st = g.st
+    assert st.count_slots, "no count is kept: nothing is checked"
+    kept = {s: (i, a) for i, slots in enumerate(st.count_slots) for s, a in slots or ()}
+    for slot, by in enumerate(st.counts):
+        if slot not in kept:
+            assert by is None, f"slot {slot} holds counts of no zone"
+            continue
+        i, a = kept[slot]
+        assert slot % len(st.zones) == i  # where generated code reads it (`Gen._kept_counts`)
+        want = Counter(c.d[a] for c in st.zones[i])
+        assert by is not None and min(by.values(), default=0) >= 0
+        assert {v: n for v, n in by.items() if n} == dict(want), f"counts of {a} over {st.zone_refs[i].key}"
+
+
+@pytest.fixture
+def generated(monkeypatch):
+    """Programs compiled afresh with generated code (which reads the kept counts)."""
+    monkeypatch.delenv("LUDEX_NO_CODEGEN", raising=False)
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+
+
+def _rules():
+    return load_from_sources((("kept/game.ludex", RULES),))
+
+
+def _moves(g: Game, name: str) -> list:
+    return [m for m in g.legal_moves(g.decision().seats[0]) if m.name == name]
+
+
+def test_the_generated_rules_read_the_kept_counts_of_public_zones_only(generated):
+    prog = rc.program_for(_rules())
+    assert dict(prog.step_listers.counted) == {"pool": ("colour", "big"), "on": ("colour",), "pile": ("colour",)}
+    g = Game.new(_rules(), seed=1)
+    kept = {z.key for z in g.st.zone_refs if g.st.count_slots[z.idx]}
+    assert kept == {"pool", "pile[0]", "pile[1]", "tile1.on", "tile2.on"}
+    assert "bag" not in kept  # hidden: search's determinisation rewrites such lists directly
+
+
+def test_counts_agree_after_setup_moves_draws_and_clones(generated):
+    g = Game.new(_rules(), seed=2)
+    _agree(g)
+    rng = random.Random(2)
+    clones = []
+    for ply in range(60):
+        seat = g.decision().seats[0]
+        moves = [m for m in g.legal_moves(seat) if m.name != "fail"]
+        if not moves:
+            break
+        if ply % 4 == 1:
+            c = g.clone()
+            before = [None if x is None else dict(x) for x in g.st.counts]
+            c.apply(seat, moves[rng.randrange(len(moves))])
+            _agree(c)
+            assert [None if x is None else dict(x) for x in g.st.counts] == before, "a clone's move reached the original"
+            clones.append(c)
+        g.apply(seat, moves[rng.randrange(len(moves))])
+        _agree(g)
+    for c in clones:  # each plays on from where it was, unchanged by the original's moves
+        _agree(c)
+        for _ in range(5):
+            moves = [m for m in c.legal_moves(c.decision().seats[0]) if m.name != "fail"]
+            if moves:
+                c.apply(c.decision().seats[0], moves[0])
+                _agree(c)
+    assert {e.move for e in g.events if e.kind == "move"} >= {"take", "put", "sweep", "refill"}
+
+
+def test_a_failed_move_puts_the_counts_back(generated):
+    g = Game.new(_rules(), seed=3)
+    before = [None if x is None else dict(x) for x in g.st.counts]
+    fail = _moves(g, "fail")[0]
+    with pytest.raises(RuleError):
+        g.apply(g.decision().seats[0], fail)
+    _agree(g)
+    assert [None if x is None else {v: n for v, n in x.items() if n} for x in g.st.counts] == [
+        None if x is None else {v: n for v, n in x.items() if n} for x in before]
+    g.apply(g.decision().seats[0], _moves(g, "take")[0])  # and the game plays on
+    _agree(g)
+
+
+def test_counts_agree_at_a_position(generated):
+    template = Game.new(_rules(), seed=4)
+    names = {c.d["colour"]: [] for c in template.st.comps}
+    for c in template.st.comps:
+        names[c.d["colour"]].append(c.name)
+    tile = template.st.g["tiles"][0].d["on"].key
+    position = {"zones": {"pool": names["red"][:3], "pile[1]": names["blue"][:2], tile: names["green"][:1],
+                          "bag": names["red"][3:] + names["blue"][2:] + names["green"][1:]}}
+    g = Game.from_position(_rules(), position)
+    _agree(g)
+    assert g.call("in_pool", "red") == 3 and g.call("piled", 1, "blue") == 2 and g.call("in_pool", "blue") == 0
+    assert g.call("big_in_pool", True) == 1 and g.call("big_in_pool", False) == 2  # red 3 of red 1..4 is big
+
+
+@pytest.mark.parametrize(("name", "seats"), [("balloon_cup", 2), ("battle_line", 2), ("weather_machine", 2), ("hanabi", 3)])
+def test_counts_agree_through_bundled_games(generated, name, seats):
+    """Random plies of a bundled game (its setup's shuffles and draws included), and a clone
+    every few plies that moves on its own."""
+    rs = load_ruleset(name)
+    g = Game.new(rs, seats, {}, seed=5)
+    _agree(g)
+    rng = random.Random(5)
+    for ply in range(120):
+        if g.terminal:
+            break
+        seat = g.decision().seats[0]
+        moves = g.legal_moves(seat)
+        if ply % 6 == 2:
+            c = g.clone()
+            c.apply(seat, moves[rng.randrange(len(moves))])
+            _agree(c)
+        g.apply(seat, moves[rng.randrange(len(moves))])
+        _agree(g)
