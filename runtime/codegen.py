@@ -1919,16 +1919,6 @@ def effects_source(gen: Gen, moves: list[tuple[A.MoveDecl, list[list[A.Node]]]],
     return out
 
 
-class StepListers(dict):
-    """The generated step listers by step (`step_listers`), and `counted`: zone declaration ->
-    the attributes whose counts over its zones the generated code reads from `State.counts`,
-    in slot order (`Gen._kept_counts`), which a game's state keeps (`State.keep_counts`)."""
-
-    def __init__(self, counted: dict[str, tuple[str, ...]]):
-        super().__init__()
-        self.counted = counted
-
-
 def step_listers(rs: Ruleset, moves: list[A.MoveDecl], searches: list[str]) -> list[str]:
     """Source of `S_<step>(st) -> (spans, bindings)` for each step without `forced` moves:
     every legal binding of the step's moves in declaration order (its `otherwise` moves' only
@@ -2044,7 +2034,10 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     src += effects_source(gen, moves, triggers)
     text = "\n".join(src)
     ns: dict[str, Any] = dict(HELPERS)
-    ns["STEP_LISTERS"] = StepListers({decl: tuple(attrs) for decl, attrs in gen.counted.items()})
+    ns["STEP_LISTERS"] = {}
+    # zone declaration -> the attributes whose counts over its zones the generated code reads
+    # from `State.counts`, in slot order (`Gen._kept_counts`): a game's state keeps them
+    ns["COUNTED"] = {decl: tuple(attrs) for decl, attrs in gen.counted.items()}
     ns.update({f"BI_{name}": f for name, f in B.FUNCS.items()})
     ns.update(gen.consts)
     code = compile(text, f"<ludex {rs.name}>", "exec")

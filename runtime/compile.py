@@ -159,6 +159,10 @@ class Program:
     # step -> generated `f(st) -> (spans, bindings)` listing every legal move of a step whose
     # moves are all plain (runtime.codegen's `step_listers`); empty under the closures
     step_listers: dict[str, Any]
+    # zone declaration -> the attributes whose counts over its zones the generated code reads
+    # from `State.counts` (runtime.codegen's `Gen._kept_counts`; `State.keep_counts` keeps
+    # them); empty under the closures
+    counted: dict[str, tuple[str, ...]]
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy
     templates: dict[tuple, Any] = attrs.field(factory=dict)
     # step -> `f(st, [])` giving the seats of a `simultaneous` step, in the order their moves apply
@@ -233,6 +237,7 @@ class Compiler:
         self.pyfns: dict[str, Any] = {}
         self.setup_run: Any = None
         self.step_listers: dict[str, Any] = {}
+        self.counted: dict[str, tuple[str, ...]] = {}
         self.source = ""
         self.proc_decls = {p.name: p for p in rs.procs}
         self.recursive = codegen.recursive_fns(rs)
@@ -331,6 +336,7 @@ class Compiler:
             setup_slots=setup_sc.size,
             setup_run=self.setup_run,
             step_listers=self.step_listers,
+            counted=self.counted,
             sim_seats={s.name: self.closed(s.simultaneous) for s in rs.steps if s.simultaneous is not None},
         )
 
@@ -502,6 +508,7 @@ class Compiler:
             m.run = ns.get(f"B_{i}")
             ns[f"MC_{i}"] = m  # what the step listers' spans name (runtime.codegen's `step_listers`)
         self.step_listers = ns["STEP_LISTERS"]
+        self.counted = ns["COUNTED"]
         for i, t in enumerate(triggers):
             t.search = ns[f"T_{i}"]
             t.run = ns.get(f"TB_{i}")

@@ -489,7 +489,7 @@ class Game:
             zr.watched = zr.decl_name in prog.trigger_deps  # else no trigger needs to hear of a change
         st.marks_watched = not prog.trigger_deps.isdisjoint(("marks", "has_mark"))
         # the counts the generated rules read, kept by every write (none under the closures)
-        counted = getattr(prog.step_listers, "counted", None)
+        counted = prog.counted
         if counted:
             st.keep_counts({z.idx: counted[z.decl_name] for z in st.zone_refs if z.decl_name in counted})
         # constants, component sets and zones never change: a clone copies only the rest

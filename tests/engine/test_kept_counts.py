@@ -98,7 +98,7 @@ def _moves(g: Game, name: str) -> list:
 
 def test_the_generated_rules_read_the_kept_counts_of_public_zones_only(generated):
     prog = rc.program_for(_rules())
-    assert dict(prog.step_listers.counted) == {"pool": ("colour", "big"), "on": ("colour",), "pile": ("colour",)}
+    assert prog.counted == {"pool": ("colour", "big"), "on": ("colour",), "pile": ("colour",)}
     g = Game.new(_rules(), seed=1)
     kept = {z.key for z in g.st.zone_refs if g.st.count_slots[z.idx]}
     assert kept == {"pool", "pile[0]", "pile[1]", "tile1.on", "tile2.on"}
