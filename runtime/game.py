@@ -455,6 +455,8 @@ class Game:
         of it draws on chance, so it is built once per seats and options (`Program.templates`)
         and each new game starts from a copy."""
         prog, st = self.prog, self.st
+        if prog.counted:  # (initialisers may call generated functions reading kept counts)
+            st.count_while_building(prog.counted)
         for name, seat in self.automata.items():
             st.g[name] = seat
         for name, f in prog.consts:

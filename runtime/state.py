@@ -382,9 +382,19 @@ class State:
         # counts, `keep_counts`, are made once the tables are built)
         self.zones[z.idx].append(comp)
         z.tally = z.by_name = None
+        # the state's version does not count this change: a function memoised at this version
+        # (runtime.codegen's `fn_memo`, an initialiser's call) may have read the zone before
+        self.fn_memo = _NO_MEMO
         for k in [k for k in self.draw_memo if k[0] == z.idx]:
             del self.draw_memo[k]
         self.own_loc()[comp.id] = z.idx
+
+    def count_while_building(self, counted: dict[str, tuple[str, ...]]) -> None:
+        """While the tables are built (`Game._build_tables`, before `keep_counts`): let generated
+        code read the counts of `counted` (zone declaration -> attributes, in slot order) all
+        the same, each counted from its zone's list when read. Initialisers run then, and a
+        function they call may read a kept count (`var n: int = f()`, `f` counting a zone)."""
+        self.counts = _CountsWhileBuilding(self, counted)  # type: ignore[assignment]
 
     def keep_counts(self, attrs: dict[int, tuple[str, ...]]) -> None:
         """Keep, from now on, the counts of each attribute's values over each zone of `attrs`
@@ -900,6 +910,27 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
     ns: dict[str, Any] = {"ATOMS": _ATOMS, "COPY": _copy, "KEYS": keys}
     exec("\n".join(lines), ns)  # noqa: S102 - built from the ruleset's global and member names
     return ns["own"]
+
+
+class _CountsWhileBuilding:
+    """`State.counts` before `State.keep_counts` keeps them (`State.count_while_building`): slot
+    `idx + k * len(zones)` is the {value: count} of zone `idx`'s k-th counted attribute, counted
+    afresh from the zone's list at each read (the slots are read the way generated code
+    reads kept counts, with the number of zones there are when it reads)."""
+
+    __slots__ = ("st", "counted")
+
+    def __init__(self, st: State, counted: dict[str, tuple[str, ...]]):
+        self.st, self.counted = st, counted
+
+    def __getitem__(self, slot: int) -> dict[Any, int]:
+        st = self.st
+        n = len(st.zones)
+        i, k = slot % n, slot // n
+        attr = self.counted[st.zone_refs[i].decl_name][k]
+        by: dict[Any, int] = {}
+        count_elements(by, [c.d[attr] for c in st.zones[i]])
+        return by
 
 
 class _Absent:

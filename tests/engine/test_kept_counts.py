@@ -180,3 +180,42 @@ def test_counts_agree_through_bundled_games(generated, name, seats):
             _agree(c)
         g.apply(seat, moves[rng.randrange(len(moves))])
         _agree(g)
+
+
+INIT_RULES = """\
+game kept_init "Counts read while the tables are built"
+seats 2
+enum colour { red, blue }
+component cube(colour: colour)
+components cubes = [cube(c) for c in colour for i in 1..3]
+zone pool: cube public = cubes
+zone spare: cube public = if reds() > 2 then [] else cubes
+fn reds() -> int = count(pool where .colour == red)
+var total: int = reds()
+var each: per seat int = reds() + 1
+entity tile(n: int) { zone on: cube public = []  var k: int = reds() + n }
+entities tiles = [tile(1), tile(2)]
+setup { turn 0 }
+step play then end turn
+move take(c in pool) during play require reds() > 0 else "no red left" { move c to spare }
+"""
+
+
+@pytest.mark.parametrize("closures", [False, True])
+def test_initialisers_read_the_counts_of_zones_filled_before_them(closures, monkeypatch):
+    """A variable's or a zone's initialiser calling a function that counts a zone reads the
+    zone as filled so far (the counts are kept only once the tables are built): the same values
+    under the generated code as under the closures, and the kept counts right afterwards."""
+    if closures:
+        monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    else:
+        monkeypatch.delenv("LUDEX_NO_CODEGEN", raising=False)
+    monkeypatch.setattr(rc, "_PROGRAMS", {})  # (compiled afresh in the mode asked for)
+    g = Game.new(load_from_sources((("kept_init/game.ludex", INIT_RULES),)), seed=1)
+    st = g.st
+    assert st.g["total"] == 3 and st.g["each"] == [4, 4]
+    assert [st.member(e, "k") for e in st.g["tiles"]] == [1, 2]  # (entities are built before zones fill)
+    assert not st.zones[st.g["spare"].idx]  # the initialiser saw the three red cubes in the pool
+    if not closures:
+        _agree(g)
+        assert g.st.counts[st.g["pool"].idx] == {"red": 3, "blue": 3}
