@@ -422,9 +422,7 @@ class State:
         """Count zone `i`'s kept attributes again from its list, in new dicts."""
         lst, counts = self.zones[i], self.counts
         for s, a in self.count_slots[i]:  # type: ignore[union-attr]
-            by: dict[Any, int] = {}
-            count_elements(by, [c.d[a] for c in lst])
-            counts[s] = by
+            counts[s] = _counted(lst, a)
 
     def _count_move(self, c: Comp, src: int | None, d: int) -> None:
         """Keep the counts as component `c` leaves zone `src` (None: no zone) for zone `d`: the
@@ -927,10 +925,14 @@ class _CountsWhileBuilding:
         st = self.st
         n = len(st.zones)
         i, k = slot % n, slot // n
-        attr = self.counted[st.zone_refs[i].decl_name][k]
-        by: dict[Any, int] = {}
-        count_elements(by, [c.d[attr] for c in st.zones[i]])
-        return by
+        return _counted(st.zones[i], self.counted[st.zone_refs[i].decl_name][k])
+
+
+def _counted(lst: list[Comp], attr: str) -> dict[Any, int]:
+    """{value: how many components of `lst` have it as `attr`}, in first-seen order."""
+    by: dict[Any, int] = {}
+    count_elements(by, [c.d[attr] for c in lst])
+    return by
 
 
 class _Absent:
