@@ -88,6 +88,11 @@ def generated(monkeypatch):
     monkeypatch.setattr(rc, "_PROGRAMS", {})
 
 
+def _copied(counts: list) -> list:
+    """The kept counts as they are now (each slot's dict copied)."""
+    return [None if x is None else dict(x) for x in counts]
+
+
 def _rules():
     return load_from_sources((("kept/game.ludex", RULES),))
 
@@ -117,10 +122,10 @@ def test_counts_agree_after_setup_moves_draws_and_clones(generated):
             break
         if ply % 4 == 1:
             c = g.clone()
-            before = [None if x is None else dict(x) for x in g.st.counts]
+            before = _copied(g.st.counts)
             c.apply(seat, moves[rng.randrange(len(moves))])
             _agree(c)
-            assert [None if x is None else dict(x) for x in g.st.counts] == before, "a clone's move reached the original"
+            assert _copied(g.st.counts) == before, "a clone's move reached the original"
             clones.append(c)
         g.apply(seat, moves[rng.randrange(len(moves))])
         _agree(g)
@@ -136,7 +141,7 @@ def test_counts_agree_after_setup_moves_draws_and_clones(generated):
 
 def test_a_failed_move_puts_the_counts_back(generated):
     g = Game.new(_rules(), seed=3)
-    before = [None if x is None else dict(x) for x in g.st.counts]
+    before = _copied(g.st.counts)
     fail = _moves(g, "fail")[0]
     with pytest.raises(RuleError):
         g.apply(g.decision().seats[0], fail)
