@@ -3,6 +3,7 @@ the machine's load, for comparing two checkouts when timings cannot tell a few p
 (issue 27's rounds of tuning gain 1.05-1.1x each; this shared machine's timings swing +-20%).
 
     .venv/bin/python bench/instructions.py [--against OTHER_CHECKOUT ...] [--only hanabi2 ...] [--games-scale 1.0]
+    .venv/bin/python bench/instructions.py --anchors [DIR] [--only ...]   # against the hand-written engines
 
 For each case (ruleset, seats, games) and each checkout (this one first, then each `--against`),
 two child processes run under `valgrind --tool=cachegrind --cache-sim=no` with
@@ -13,6 +14,13 @@ played is the figure: what a ply costs, game creation spread over it, without lo
 (each child reads the checkout's IR from a pickle the parent had that checkout make, so Lark's
 parse is not counted). Prints per case each checkout's instructions per ply and its ratio to
 this checkout's (below 1: fewer instructions than this checkout).
+
+With `--anchors` (default `../shared/anchors`), the cases that have a hand-written anchor engine
+(Balloon Cup, Battle Line, Hanabi) are also counted on the anchor, played as
+`../shared/anchors/side_by_side.py` plays it (its own seeds: other games of the same rules, as
+there), and each checkout's instructions per game are printed beside the anchor's, with the ratio
+Ludex / anchor: the load-free counterpart of side_by_side's hand/Ludex playouts/s ratio (issue
+27's target is 1.0 or less).
 
 The count is the same run after run for the same code and inputs (Python's hash seed fixed);
 time is not exactly proportional to it (cache misses, branch mispredictions), so confirm a
@@ -69,12 +77,39 @@ for i in range(games):
 print("plies", plies)
 """
 
+# the anchor child: play seeded random games of a hand-written engine as side_by_side.py does
+ANCHOR_CHILD = r"""
+import random, sys
+anchors, kind, seats, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, anchors)
+rng, plies, seed = random.Random(100), 0, 100
+if kind == "balloon":
+    import balloon_cup as bc
+    for i in range(games):
+        g = bc.Game.new(seed * 1_000_003 + i, {}, record=True)
+        while g.current_seat() is not None:
+            g.apply(rng.choice(g.legal_moves()))
+            plies += 1
+elif kind == "battle":
+    import battle_line as bl
+    for i in range(games):
+        plies += bl.random_playout(bl.Game.new(seed + i, {}), rng)
+else:
+    import hanabi as hh
+    for _ in range(games):
+        plies += hh.playout(seats, rng)[1]
+print("plies", plies)
+"""
+
+# case label -> the anchor engine that plays it (side_by_side.py's kinds)
+ANCHOR_KIND = {"balloon": "balloon", "battle": "battle", "hanabi2": "hanabi", "hanabi5": "hanabi"}
+
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
-def _run(checkout: Path, args: list[str], count: bool) -> tuple[int, str]:
-    """Run the child on `checkout` (under valgrind when `count`): (instructions, stdout)."""
-    cmd = [sys.executable, "-c", CHILD, str(checkout), *args]
+def _run(checkout: Path, args: list[str], count: bool, child: str = CHILD) -> tuple[int, str]:
+    """Run `child` with `checkout` and `args` (under valgrind when `count`): (instructions, stdout)."""
+    cmd = [sys.executable, "-c", child, str(checkout), *args]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     if count:
         cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", *cmd]
@@ -83,15 +118,24 @@ def _run(checkout: Path, args: list[str], count: bool) -> tuple[int, str]:
     return (int(m.group(1).replace(",", "")) if m else 0), done.stdout
 
 
-def per_ply(checkout: Path, name: str, seats: int, games: int, ir: Path) -> float:
-    """Instructions per ply of `games` random games of `name` at `seats`, in `checkout` (its IR
-    pickled at `ir`, made first if missing)."""
+def counted(checkout: Path, name: str, seats: int, games: int, ir: Path) -> tuple[float, float]:
+    """(instructions per ply, per game) of `games` random games of `name` at `seats`, in
+    `checkout` (its IR pickled at `ir`, made first if missing)."""
     if not ir.exists():
         _run(checkout, ["dump", name, str(ir)], count=False)
     base, _ = _run(checkout, ["play", name, str(ir), str(seats), "0"], count=True)
     total, out = _run(checkout, ["play", name, str(ir), str(seats), str(games)], count=True)
     plies = int(out.split()[-1])
-    return (total - base) / plies
+    return (total - base) / plies, (total - base) / games
+
+
+def anchor_counted(anchors: Path, kind: str, seats: int, games: int) -> tuple[float, float]:
+    """(instructions per ply, per game) of `games` random playouts of the hand-written engine
+    `kind` (side_by_side.py's: balloon, battle, hanabi) at `seats`, from `anchors`."""
+    base, _ = _run(anchors, [kind, str(seats), "0"], count=True, child=ANCHOR_CHILD)
+    total, out = _run(anchors, [kind, str(seats), str(games)], count=True, child=ANCHOR_CHILD)
+    plies = int(out.split()[-1])
+    return (total - base) / plies, (total - base) / games
 
 
 def main() -> None:
@@ -99,16 +143,27 @@ def main() -> None:
     ap.add_argument("--against", nargs="*", default=[], help="other checkouts to count beside this one")
     ap.add_argument("--only", nargs="*", default=[], help="cases among " + ", ".join(c[0] for c in CASES))
     ap.add_argument("--games-scale", type=float, default=1.0, help="multiply each case's games")
+    ap.add_argument("--anchors", nargs="?", const=str(ROOT.parent / "shared" / "anchors"), default=None,
+                    help="count the hand-written anchor engines too (default folder ../shared/anchors)")
     a = ap.parse_args()
     checkouts = [ROOT, *(Path(p).resolve() for p in a.against)]
+    anchors = Path(a.anchors).resolve() if a.anchors else None
+    if anchors is not None and not (anchors / "hanabi.py").exists():
+        ap.error(f"no anchor engines in {anchors}")
     with tempfile.TemporaryDirectory() as tmp:
         for label, name, seats, games in CASES:
             if a.only and label not in a.only:
                 continue
             n = max(1, round(games * a.games_scale))
-            figures = [per_ply(c, name, seats, n, Path(tmp) / f"{k}-{name}.pkl") for k, c in enumerate(checkouts)]
-            line = "  ".join(f"{c.name}: {f:,.0f} ({f / figures[0]:.3f})" for c, f in zip(checkouts, figures))
+            figures = [counted(c, name, seats, n, Path(tmp) / f"{k}-{name}.pkl") for k, c in enumerate(checkouts)]
+            line = "  ".join(f"{c.name}: {f:,.0f} ({f / figures[0][0]:.3f})" for c, (f, _g) in zip(checkouts, figures))
             print(f"{label:<9} {n:>4} games  instructions per ply  {line}", flush=True)
+            kind = ANCHOR_KIND.get(label)
+            if anchors is not None and kind is not None:
+                hand_ply, hand_game = anchor_counted(anchors, kind, seats, n)
+                line = "  ".join(f"{c.name}: {g:,.0f} ({g / hand_game:.2f})" for c, (_f, g) in zip(checkouts, figures))
+                print(f"{'':<9} {n:>4} games  instructions per game  anchor: {hand_game:,.0f} "
+                      f"({hand_ply:,.0f} a ply)  {line}  (in parentheses: Ludex / anchor)", flush=True)
 
 
 if __name__ == "__main__":
