@@ -10,7 +10,7 @@ from dsl import load_ruleset
 from runtime import Game, IllegalMove
 
 TESTS = Path(__file__).parents[1]
-PASS_LEFT = TESTS / "rl" / "rulesets" / "pass_left.ludex"  # `cs in 2 of hand[actor]`, refusing two cards in a row
+PASS_LEFT = TESTS / "rl" / "extra_rulesets" / "pass_left.ludex"  # `cs in 2 of hand[actor]`, refusing two cards in a row
 
 
 def test_legal_picks_are_the_ordered_choices_apply_accepts() -> None:

@@ -12,7 +12,7 @@ from ludex.rl.spec import random_positions
 
 KUHN = str(Path(__file__).parents[2] / "ludex" / "rl" / "examples" / "kuhn_poker.ludex")
 # a ruleset whose move picks two cards at once, at a simultaneous step (docs/language.md, "Picking several at once")
-PASS_LEFT = str(Path(__file__).parent / "rulesets" / "pass_left.ludex")
+PASS_LEFT = str(Path(__file__).parent / "extra_rulesets" / "pass_left.ludex")
 
 
 def cases() -> list[tuple[str, tuple[str, ...], int]]:
