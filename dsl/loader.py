@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from dsl.incremental import parse_incremental
 from dsl.ir import Ruleset, content_hash, to_data
 from dsl.language import CURRENT, target_of
 from dsl.parser import parse_text
+from dsl.shipped import shipped
 
 _FIELDS = {
     "automaton": "automata", "spectators": "spectators", "knowledge": "knowledge", "policy": "policies", "option": "options", "enum": "enums", "const": "consts", "component": "component_types",
@@ -49,7 +49,9 @@ class BundledInfo:
 
 
 def rulesets_root() -> Path:
-    return Path(str(resources.files("rulesets")))
+    """The folder of the bundled rulesets (`dsl.shipped`: never a folder of the same name in the
+    current directory)."""
+    return shipped("rulesets")
 
 
 def bundled_rulesets() -> list[BundledInfo]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-from importlib import resources
 from typing import Any
 
 import attrs
@@ -28,11 +27,12 @@ from lark.exceptions import VisitError
 
 from dsl import ast as A
 from dsl.diagnostics import Diagnostic, RulesetError, snippet
+from dsl.shipped import shipped
 
 
 @functools.cache
 def _lark() -> Lark:
-    text = resources.files("grammars").joinpath("ludex.lark").read_text(encoding="utf-8")
+    text = (shipped("grammars") / "ludex.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=True, start=["start", "expr"], maybe_placeholders=True)
 
 

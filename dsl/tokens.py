@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import functools
 import threading
-from importlib import resources
 
 import attrs
 from lark import Lark, Token, Tree
+
+from dsl.shipped import shipped
 
 # Tree nodes that begin a declaration or statement (besides every `*_decl` and `*_stmt`).
 _STATEMENT_EDITS = {"game_header", "variant_header", "set_option", "remove_decl", "replace_decl", "add_decl",
@@ -26,7 +27,7 @@ _comments: list[Token] = []
 @functools.cache
 def _layout_lark() -> Lark:
     """A second parser of the same grammar that keeps every token and hands comments over."""
-    text = resources.files("grammars").joinpath("ludex.lark").read_text(encoding="utf-8")
+    text = (shipped("grammars") / "ludex.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=True, keep_all_tokens=True,
                 lexer_callbacks={"COMMENT": _comments.append})
 

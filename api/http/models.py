@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import typing
-from importlib import resources
 from typing import Annotated, Any, Literal, Union
 
 import attrs
@@ -20,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, create_model
 
 from api.app.errors import ErrorCode
 from api.app.log import AuditFailure, AuditReport, Check
+from dsl.shipped import shipped
 from runtime.events import Event as RuntimeEvent
 from runtime.game import Decision as RuntimeDecision
 
@@ -343,7 +343,7 @@ LogEvent = Annotated[
 
 # Examples from a bundled game, kept with the rulesets (the engine names no game); they are
 # executed by tests/service/test_openapi.py: the game it creates accepts the move.
-_GAME_EXAMPLES: dict[str, Any] = json.loads(resources.files("rulesets").joinpath("api_examples.json").read_text("utf-8"))
+_GAME_EXAMPLES: dict[str, Any] = json.loads((shipped("rulesets") / "api_examples.json").read_text("utf-8"))
 CREATE_EXAMPLE: dict[str, Any] = _GAME_EXAMPLES["create_game"]
 MOVE_EXAMPLE: dict[str, Any] = _GAME_EXAMPLES["submit_move"]
 
