@@ -87,6 +87,7 @@ class ObservationEncoder:
                 places = sum(1 for c in st.comps if c.kind in kinds)
                 self._slot_marks[z.idx] = self._field(f"place marks {z.key}", [f"@{i}:{b}" for i in range(places) for b in range(MARK_BUCKETS)])
                 self._slot_size[z.idx] = places * MARK_BUCKETS
+        self._marks_end = self.size  # the mark fields, component marks then place marks, end here
         enums = {e.name: e.values for e in rs.enums}
         comp_kinds: dict[str, list[str]] = {}
         for c in st.comps:
@@ -118,12 +119,14 @@ class ObservationEncoder:
                 if labels:
                     members.append((m.name, self._field(f"entity {e.name}.{m.name}", labels), write, len(labels)))
             self._ents.append((e, at, members))
-        # component id -> (its marks, their bits); id of a tuple of marks -> (the tuple, its bits): `_bits`
-        self._cid_bits: dict[int, tuple[tuple, tuple[int, ...]]] = {}
-        self._marks_bits: dict[int, tuple[tuple, tuple[int, ...]]] = {}
-        self._marked_state: int | None = None  # the id of the state whose marks `_marks` last read
+        # id of a tuple of marks -> (the tuple, its bits, their entries on its component); component
+        # id -> the same for its marks last looked at (`_fill` reads it): `_bits`
+        self._marks_bits: dict[int, tuple[tuple, tuple[int, ...], tuple[int, ...]]] = {}
+        self._cid_bits: dict[int, tuple[tuple, tuple[int, ...], tuple[int, ...]]] = {}
+        self._marked_state: int | None = None  # the id of the state whose marks were last read
         self._bit_of: dict[tuple, int] = {}  # a mark's value and types -> its bit (`_mark_bit`)
         self._plans: dict[int, _SeatPlan] = {}
+        self._f32 = np.dtype(np.float32)  # (np.zeros takes a dtype object faster than a type or a keyword)
         # the zones whose count every seat sees, and their `count` offsets
         self._counted = [(z.idx, at) for z, at, _pos in self._zones if z.count_visible()]
         self._last: dict[int, _Written] = {}  # seat -> what `encode` last wrote for it
@@ -254,11 +257,46 @@ class ObservationEncoder:
         """`encode` without the kept vectors: every field written from the state (what
         `encode` does for a state it has not seen)."""
         if out is None:
-            out = np.zeros(self.size, dtype=np.float32)
+            out = np.zeros(self.size, self._f32)
         else:
             out.fill(0.0)
-        self._write(game.st, self._plan(seat), out, None)
+        self._fill(game.st, self._plans.get(seat) or self._plan(seat), out)
         return out
+
+    def _fill(self, st: Any, plan: _SeatPlan, out: np.ndarray) -> None:
+        """Every field of the seat's vector into `out` (zeros), in one function: an encoding
+        writes a few dozen entries, and on this path each call, loop or lookup saved is a
+        share of the whole (bench/rl_bench.py, encode)."""
+        # single entries are written through the array's memoryview: a tenth of numpy's cost
+        # per item (and a plain loop beats `map(mv.__setitem__, ...)`, a slot wrapper's call,
+        # or a numpy index array kept per zone list, in play: bench/rl_bench.py)
+        mv: Any = out.data
+        zones = st.zones
+        mv[self._terminal if st.terminal else self._actor + st.actor] = 1.0  # (`_head`, inline)
+        step = self._steps.get(st.step)
+        if step is not None:
+            mv[self._step + step] = 1.0
+        for at in plan.flags:  # the seat's bit, the `seen` flags
+            mv[at] = 1.0
+        for zi, at in self._counted:
+            mv[at] = len(zones[zi])
+        for zi, pos in plan.seen:
+            for c in zones[zi]:
+                mv[pos[c.id]] = 1.0
+        if st.marks:
+            self._write_marks(st, plan, mv)
+        g = st.g
+        for name, at in self._scalars:
+            mv[at] = g[name]
+        for name, at, write, _n in self._vars:
+            write(out, at, g[name])
+        if self._ents:
+            alive, member = st.ent_alive, st.member  # entity fields live in the state's columns
+            for e, (_decl, e_at, members) in zip(st.entities, self._ents):  # this state's entities, not the probe's
+                if alive[e._n]:
+                    mv[e_at] = 1.0
+                for name, m_at, write, _n in members:
+                    write(out, m_at, member(e, name))
 
     def _current(self, st: Any, seat: int) -> _Written:
         """The kept vector of `seat`, brought up to date with `st`."""
@@ -281,44 +319,15 @@ class ObservationEncoder:
         return [self._global_get(st.g), tuple(alive[e._n] for e in ents),
                 *(tuple(member(e, n) for n in names) for e, names in zip(ents, self._member_names))]
 
-    def _write(self, st: Any, plan: _SeatPlan, out: np.ndarray, w: _Written | None) -> None:
-        """Every field of the seat's vector into `out` (zeros); with `w`, remember its sources."""
-        # single entries are written through the array's memoryview: a tenth of numpy's cost
-        # per item (and a plain loop beats `map(mv.__setitem__, ...)`, a slot wrapper's call,
-        # or a numpy index array kept per zone list, in play: bench/rl_bench.py)
-        mv: Any = out.data
-        zones = st.zones
-        head = self._head(st)
-        for at in head:
-            mv[at] = 1.0
-        for at in plan.flags:  # the seat's bit, the `seen` flags
-            mv[at] = 1.0
-        for zi, at in self._counted:
-            mv[at] = len(zones[zi])
-        for zi, pos in plan.seen:
-            for c in zones[zi]:
-                mv[pos[c.id]] = 1.0
-        marked: list[tuple[int, tuple[int, ...]]] | None = [] if w is not None else None
-        if st.marks:
-            self._marks(st, plan.marks_at, mv, marked)
-        g = st.g
-        for name, at in self._scalars:
-            mv[at] = g[name]
-        for name, at, write, _n in self._vars:
-            write(out, at, g[name])
-        alive, member = st.ent_alive, st.member  # entity fields live in the state's columns
-        for e, (_decl, e_at, members) in zip(st.entities, self._ents):  # this state's entities, not the probe's
-            if alive[e._n]:
-                mv[e_at] = 1.0
-            for name, m_at, write, _n in members:
-                write(out, m_at, member(e, name))
-        if w is not None:
-            w.st, w.version = st, st.version
-            w.head = head
-            w.zones = [z[:] for z in zones]  # copies: what the zones held, whatever happens to the lists
-            w.marks = dict(st.marks)
-            w.marked = marked or []
-            w.values = [tuple(map(_copy, vs)) for vs in self._sources(st)]
+    def _write(self, st: Any, plan: _SeatPlan, out: np.ndarray, w: _Written) -> None:
+        """Every field of the seat's vector into `out` (zeros, `w`'s vector), and in `w` what
+        it was made from."""
+        self._fill(st, plan, out)
+        w.st, w.version = st, st.version
+        w.head = self._head(st)
+        w.zones = [z[:] for z in st.zones]  # copies: what the zones held, whatever happens to the lists
+        w.marks = dict(st.marks)
+        w.values = [tuple(map(_copy, vs)) for vs in self._sources(st)]
 
     def _head(self, st: Any) -> tuple[int, ...]:
         """The positions of the `actor` (or `terminal`) and `step` bits set in this state."""
@@ -356,13 +365,10 @@ class ObservationEncoder:
                     for c in now:
                         mv[pos[c.id]] = 1.0
                 old[zi] = now[:]
-        if (moved and (marks or w.marked)) or marks != w.marks:  # a mark's bit lies at its component, or at its place
-            for base, bits in w.marked:
-                for b in bits:
-                    mv[base + b] = 0.0
-            w.marked = []
+        if (moved and (marks or w.marks)) or marks != w.marks:  # a mark's bit lies at its component, or at its place
+            buf[self._comp_marks:self._marks_end] = 0.0
             if marks:
-                self._marks(st, plan.marks_at, mv, w.marked)
+                self._write_marks(st, plan, mv)
             w.marks = dict(marks)
         values = self._sources(st)
         kept = w.values
@@ -380,60 +386,65 @@ class ObservationEncoder:
                     then[k] = _copy(now[k])
                 kept[gi] = tuple(then)
 
-    def _marks(self, st: Any, marks_at: list[int | None], mv: Any, written: list[tuple[int, tuple[int, ...]]] | None) -> None:
-        """Set (in `mv`, the vector's memoryview) the mark bits the seat sees: on components in
-        zones it sees, else on the place of a zone it does not see (`_slot_marks`), as
-        `marks_at` (its `_SeatPlan`'s) says; each `(base, bits)` set appended to `written` when
-        given (a kept vector's, to clear them later)."""
-        loc, zones, comps = st.loc, st.zones, st.comps
-        comp_marks, by_cid = self._comp_marks, self._cid_bits
+    def _write_marks(self, st: Any, plan: _SeatPlan, mv: Any) -> None:
+        """Set (in `mv`, the vector's memoryview, its mark fields zeros) the mark bits the seat
+        sees: on components in zones it sees, else on the place of a zone it does not see
+        (`_slot_marks`), as `plan.marks_at` says."""
+        loc, zones, comps, marks_at, by_cid = st.loc, st.zones, st.comps, plan.marks_at, self._cid_bits
         # the state of the last call, played on since (its id, not the state: the encoder keeps
         # no game alive; a reused id only skips the lookup by identity, never gives a wrong bit)
         again = id(st) == self._marked_state
         self._marked_state = id(st)
-        for cid, marks in st.marks.items():
+        for cid, m in st.marks.items():  # (plain loops: `map`s and `zip` over the marks measured slower)
             zi = loc[cid]
             if zi is None:
                 continue
             at = marks_at[zi]
             if at is None:
                 continue
-            base = comp_marks + cid * MARK_BUCKETS if at < 0 else at + zones[zi].index(comps[cid]) * MARK_BUCKETS
             got = by_cid.get(cid)
-            bits = got[1] if got is not None and got[0] is marks else self._bits(cid, marks, again)
-            for b in bits:
-                mv[base + b] = 1.0
-            if written is not None:
-                written.append((base, bits))
+            if got is None or got[0] is not m:
+                got = self._bits(cid, m, again)
+            if at < 0:  # on the component: the entries of its bits, kept with them
+                for i in got[2]:
+                    mv[i] = 1.0
+            else:
+                at += zones[zi].index(comps[cid]) * MARK_BUCKETS
+                for b in got[1]:
+                    mv[at + b] = 1.0
 
-    def _bits(self, cid: int, marks: tuple, again: bool) -> tuple[int, ...]:
-        """The bits of component `cid`'s marks (a tuple the state replaces when they change, and
-        clones share), kept per component with the tuple they were found for. A state asked
-        about `again` (a game played on: its new tuples are a kept one and one mark more, or a
-        first mark) costs the new mark's bit only; another state's tuple (positions of other
-        games in turn) is looked up by its identity (kept with the tuple, so the identity is
-        not reused). A mark's bit is kept by value (`_mark_bit`)."""
-        bit = self._mark_bit
+    def _bits(self, cid: int, marks: tuple, again: bool) -> tuple[tuple, tuple[int, ...], tuple[int, ...]]:
+        """`(marks, their bits, the entries of those bits on the component)` for `marks`,
+        component `cid`'s (a tuple the state replaces when they change, and clones share), kept
+        per component with the tuple (`_cid_bits`, which `_fill` reads). A state asked about
+        `again` (a game played on: its new tuples are a kept one and one mark more, or a first
+        mark) costs the new mark's bit only; another state's tuple (positions of other games in
+        turn) is looked up by its identity (`_marks_bits`, kept with the tuple, so the identity
+        is not reused). A mark's bit is kept by value (`_mark_bit`)."""
         known = self._marks_bits
         got = None if again else known.get(id(marks))
-        if got is not None and got[0] is marks:
-            bits = got[1]
-        else:
+        base = self._comp_marks + cid * MARK_BUCKETS
+        if got is not None and got[1] and got[2][0] - got[1][0] != base:
+            # the tuple seen on another component (the state never shares one, a rule's copy might)
+            got = (marks, got[1], tuple([base + b for b in got[1]]))
+        elif got is None:
             last = self._cid_bits.get(cid)
             if len(marks) == 1:
-                bits = (bit(marks[0]),)
+                b = self._mark_bit(marks[0])
+                got = (marks, (b,), (base + b,))
             elif last is not None and len(marks) == len(last[0]) + 1 and all(map(is_, marks, last[0])):
                 # (the same mark objects, not equal ones: 1 == True, but their bits differ)
-                b = bit(marks[-1])
-                bits = last[1] if b in last[1] else (*last[1], b)
+                b = self._mark_bit(marks[-1])
+                got = (marks, last[1], last[2]) if b in last[1] else (marks, (*last[1], b), (*last[2], base + b))
             else:
-                bits = tuple({bit(m) for m in marks})
+                bits = tuple({self._mark_bit(m) for m in marks})
+                got = (marks, bits, tuple([base + b for b in bits]))
             if not again:
                 if len(known) >= _KNOWN_TUPLES:  # a bound on what is kept over many games
                     known.clear()
-                known[id(marks)] = (marks, bits)
-        self._cid_bits[cid] = (marks, bits)
-        return bits
+                known[id(marks)] = got
+        self._cid_bits[cid] = got
+        return got
 
     def _mark_bit(self, mark: Any) -> int:
         """`_bit(mark)`, kept by value for a mark that is text, an integer, a boolean or none, or
@@ -484,19 +495,18 @@ class _SeatPlan:
 class _Written:
     """One seat's last vector (`buf`) and what it was written from: the state object and its
     version, the `head` bits set (actor or terminal, step), copies of the zone lists, the
-    marks, the mark bits set (`marked`), and copies of the variables' values
-    (`values`, as `ObservationEncoder._sources` reads them)."""
+    marks, and copies of the variables' values (`values`, as `ObservationEncoder._sources`
+    reads them)."""
 
-    __slots__ = ("buf", "st", "version", "head", "zones", "marks", "marked", "values")
+    __slots__ = ("buf", "st", "version", "head", "zones", "marks", "values")
 
     def __init__(self, size: int):
-        self.buf = np.zeros(size, dtype=np.float32)
+        self.buf = np.zeros(size, np.float32)
         self.st: Any = None
         self.version = -1
         self.head: tuple[int, ...] = ()
         self.zones: list[list[Any]] = []
         self.marks: dict[int, tuple] = {}
-        self.marked: list[tuple[int, tuple[int, ...]]] = []  # the mark bits set: (base, bits)
         self.values: list[tuple] = []
 
 

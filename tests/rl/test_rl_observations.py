@@ -197,3 +197,21 @@ def test_marks_equal_but_written_differently_have_their_own_bits():
         g.st.mark(card, ["colour", "red"])
         for seat in (0, 1):
             assert np.array_equal(encoder.encode(g, seat), ObservationEncoder(g).encode(g, seat)), (a, b, seat)
+
+
+def test_one_tuple_of_marks_on_two_components_is_read_on_each():
+    # the encoder keeps a tuple of marks' bits with their entries on its component and finds
+    # the tuple again by identity; the state makes a new tuple per component, but a copy made
+    # outside the rules could put one tuple on two components: each is read where it lies, as
+    # if each had a tuple of its own
+    spec = spec_of("hanabi", 2)
+    g = spec.new_game(seed=3)
+    hand = g.st.zones[g.st.g["hand"][1].idx]
+    g.st.mark(hand[0], ["rank", 1])
+    shared, own = g.clone(), g.clone()
+    shared.st.own_marks()[hand[1].id] = shared.st.marks[hand[0].id]
+    own.st.own_marks()[hand[1].id] = (*own.st.marks[hand[0].id],)
+    assert shared.st.marks[hand[1].id] is shared.st.marks[hand[0].id]
+    assert own.st.marks[hand[1].id] is not own.st.marks[hand[0].id]
+    for seat in (0, 1):  # seat 0 sees the cards, seat 1 their places
+        assert np.array_equal(ObservationEncoder(g).encode(shared, seat), ObservationEncoder(g).encode(own, seat)), seat
