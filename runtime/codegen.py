@@ -304,6 +304,9 @@ class Gen:
         # Python locals holding a zone's counts of an attribute's values ({value: n}, values
         # with none left out) for a `let` of a tally read only at values of its keys (`_counts_let`)
         self.count_locals: set[str] = set()
+        # those holding instead where a zone's kept counts are ({value: cell of
+        # `State.count_cells`}, `_kept_counts`), read as `st.count_cells[local.get(value, 0)]`
+        self.kept_locals: set[str] = set()
         # Python locals known to hold a list or a dict (`let` of one): name -> "list" | "map"
         self.local_shapes: dict[str, str] = {}  # also "int": a local always holding an int
         self.fn_shapes: dict[str, str | None] = {}  # see `_returns_shape`
@@ -702,6 +705,8 @@ class Gen:
             return found
         if obj.op == "name" and env.get(obj.args[0]) in self.count_locals:
             return f"{env[obj.args[0]]}.get({self.ex(idx, env)}, 0)"
+        if obj.op == "name" and env.get(obj.args[0]) in self.kept_locals:
+            return f"st.count_cells[{env[obj.args[0]]}.get({self.ex(idx, env)}, 0)]"
         if ((obj.op == "attr" and obj.args[1] in self.member_seqs)
                 or (obj.op == "name" and obj.args[0] not in env and obj.args[0] in self.global_seqs)
                 or (obj.op == "index" and obj.args[0].op == "name" and obj.args[0].args[0] not in env
@@ -862,19 +867,21 @@ class Gen:
 
     def _let_value(self, py: str, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> str:
         """The text of the value of `let name = value` bound to local `py` before `body`;
-        notes what `py` holds (`_note_shape`, `count_locals`)."""
+        notes what `py` holds (`_note_shape`, `count_locals`, `kept_locals`)."""
         counts = self._counts_let(name, value, body, env)
         if counts is not None:
-            self.count_locals.add(py)
-            return counts
+            (self.kept_locals if counts[1] else self.count_locals).add(py)
+            return counts[0]
         self._note_shape(py, value, env)
         return self.ex(value, env)
 
-    def _counts_let(self, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> str | None:
+    def _counts_let(self, name: str, value: A.Node, body: A.Node, env: dict[str, str]) -> tuple[str, bool] | None:
         """For `let name = tally(zones, "attr", E)` with `E` an enumeration, whose `body` reads
         `name` only as `name[c]` with `c` ranging over `E`: the text of the zones' counts
         alone (`_counts`: no map of every key made), which `ex_index` reads with 0 for a value
-        none has, as the tally would hold; else None."""
+        none has, as the tally would hold, or of where a zone's kept counts are
+        (`_kept_counts`), which `ex_index` reads in `State.count_cells`; and whether it is the
+        latter. Else None."""
         if value.op != "call" or value.args[0] != "tally" or value.args[0] in self.fns or value.args[2]:
             return None
         pos = value.args[1]
@@ -888,10 +895,10 @@ class Gen:
         attr = repr(pos[1].args[0])
         if self.shape(pos[0], env) == "zone":
             kept = self._kept_counts(pos[0], pos[1].args[0], env)
-            return kept if kept is not None else f"COUNTS(st, {self.ex(pos[0], env)}, {attr})"
+            return (kept, True) if kept is not None else (f"COUNTS(st, {self.ex(pos[0], env)}, {attr})", False)
         # (over several zones, from their kept counts summed, measured no faster than this)
         zones = self._zones_of(pos[0], env)
-        return None if zones is None else f"TALLY_ZONES(st, {zones}, {attr}, None)"
+        return None if zones is None else (f"TALLY_ZONES(st, {zones}, {attr}, None)", False)
 
     def _hashable(self, n: A.Node) -> bool:
         """Whether `n` always evaluates to a hashable scalar: a literal, or an attribute always
@@ -1180,7 +1187,7 @@ class Gen:
                     and not any(m.op == "it" for m in A.walk(b))):
                 kept = self._kept_counts(src, a.args[1], env)
                 if kept is not None:
-                    return f"{kept}.get({self.ex(b, env)}, 0)"
+                    return f"st.count_cells[{kept}.get({self.ex(b, env)}, 0)]"
                 z, attr, value = self.ex(src, env), repr(a.args[1]), self.ex(b, env)
                 if self.iterable_depth:  # no `:=` there
                     return f"COUNT_OF(st, {z}, {attr}, {value})"
@@ -1194,8 +1201,9 @@ class Gen:
         return None
 
     def _kept_counts(self, src: A.Node, attr: str, env: dict[str, str]) -> str | None:
-        """The text of the {value: count} of `attr` over zone `src` that the state keeps up to
-        date (`State.counts`: a look-up, no staleness check), when `src` names a zone of a
+        """The text of the {value: cell of `State.count_cells`} of `attr` over zone `src`, whose
+        counts the state keeps up to date (`State.counts`; `st.count_cells[cells.get(v, 0)]`
+        is the count of v: two look-ups, no staleness check), when `src` names a zone of a
         declaration known here (`_zone_decl`) that is public and holds only component types
         having `attr`; the pair is noted in `counted` (the state then keeps it). Else None.
         Public only: code outside the effects (search's determinisation) rewrites the lists of

@@ -60,13 +60,19 @@ class State:
         self.zones: list[list[Comp]] = []  # never changed in place once built: see move_items
         self.zone_refs: list[ZoneRef] = []
         # the counts of attribute values over zones that generated rules read (`count(z where
-        # .a == v)`, runtime.codegen), kept by every write of a zone (`keep_counts`): slot `idx +
-        # k * len(zones)` -> {value: number of zone idx's components having it} for the zone's
-        # k-th counted attribute (None elsewhere; a value once present stays, at 0), each dict
-        # copy-on-write like the zone lists, so a clone copies only the list; and zone index ->
-        # its (slot, attribute) pairs (None: none counted), shared by clones. Both empty: none
+        # .a == v)`, runtime.codegen), kept by every write of a zone (`keep_counts`) in one flat
+        # list of ints, `count_cells`: `count_cells[counts[idx + k * len(zones)].get(v, 0)]` is
+        # how many of zone idx's components have v as the zone's k-th counted attribute (cell 0
+        # stays 0: a value no component has). `count_cells` is copied by the first write after
+        # a clone (`own_count_cells`); `counts` (slot -> {value: its cell}, None for no kept
+        # count), `count_slots` (zone index -> its ({value: cell}, attribute) pairs, None: none
+        # kept) and `count_clear` (zone index -> the slice of `count_cells` its cells fill, and
+        # as many zeros) are made once per game's tables and shared. All empty: none kept
+        self.count_cells: list[int] = []
+        self.cells_shared = False
         self.counts: list[dict[Any, int] | None] = []
-        self.count_slots: list[tuple[tuple[int, str], ...] | None] = []
+        self.count_slots: list[tuple[tuple[dict[Any, int], str], ...] | None] = []
+        self.count_clear: list[tuple[slice, tuple[int, ...]] | None] = []
         # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
         self.loc: list[int | None] = []
         self.loc_shared = False  # `loc` is another state's list too: copied before a change (`own_loc`)
@@ -142,6 +148,13 @@ class State:
             self.loc = self.loc[:]
             self.loc_shared = False
         return self.loc
+
+    def own_count_cells(self) -> list[int]:
+        """`count_cells`, to change: a copy of its own first when it is shared with a clone."""
+        if self.cells_shared:
+            self.count_cells = self.count_cells[:]
+            self.cells_shared = False
+        return self.count_cells
 
     def own_marks(self) -> dict[int, tuple[Any, ...]]:
         """`marks`, to change: a copy of its own first when it may be shared with a clone (`own`)."""
@@ -223,8 +236,8 @@ class State:
         if chance is not None:  # `chance.share()`, inline: copied by whichever of the two draws first (`ChanceSource.own`)
             chance.shares += 1
         d["zones"] = self.zones.copy()  # zone lists are never changed in place: see move_items
-        if self.counts:  # nor their counts' dicts (`keep_counts`)
-            d["counts"] = self.counts.copy()
+        if self.count_cells:  # the kept counts, copied by the first of the two to write (`own_count_cells`)
+            self.cells_shared = d["cells_shared"] = True
         if self.events:  # events are immutable: the list is copied by the first to append (`own_events`)
             self.events_shared = d["events_shared"] = True
         else:
@@ -255,7 +268,7 @@ class State:
                 d[k] = v.share() if v is not None else None
             elif k == "events_shared":
                 d[k] = False
-            elif k in ("zones", "events", "dirty", "loc", "marks", "ent_alive"):  # their items are never changed in place
+            elif k in ("zones", "events", "dirty", "loc", "marks", "ent_alive", "count_cells"):  # their items are never changed in place
                 d[k] = v.copy()
             elif k == "ev":
                 d[k] = {name: _copy(col, memo) for name, col in v.items()}
@@ -394,50 +407,60 @@ class State:
         code read the counts of `counted` (zone declaration -> attributes, in slot order) all
         the same, each counted from its zone's list when read. Initialisers run then, and a
         function they call may read a kept count (`var n: int = f()`, `f` counting a zone)."""
-        self.counts = _CountsWhileBuilding(self, counted)  # type: ignore[assignment]
+        self.count_cells = self.counts = _CountsWhileBuilding(self, counted)  # type: ignore[assignment]
 
     def keep_counts(self, attrs: dict[int, tuple[str, ...]]) -> None:
         """Keep, from now on, the counts of each attribute's values over each zone of `attrs`
         (zone index -> attribute names, each held by every component the zone may hold), in
-        `counts`: counted now (`recount`), then changed with every write of those zones. Called
-        once the tables are built, before any clone; an empty `attrs` keeps none."""
-        n = len(self.zones)  # a zone's k-th attribute in slot idx + k * n, where generated code reads it
-        slots = {i: tuple((i + k * n, a) for k, a in enumerate(names)) for i, names in attrs.items()}
-        self.count_slots = [slots.get(i) for i in range(n)] if slots else []
+        `count_cells`: counted now (`recount`), then changed with every write of those zones.
+        Each (zone, attribute) has a cell per value the attribute has among the components
+        (they are all made by now). Called once the tables are built, before any
+        clone; an empty `attrs` keeps none."""
+        if not attrs:
+            self.count_cells, self.cells_shared, self.counts, self.count_slots, self.count_clear = [], False, [], [], []
+            return
+        n = len(self.zones)  # a zone's k-th attribute at `counts[idx + k * n]`, where generated code reads it
+        # attribute -> its values among the components, in the components' order
+        having = {a: dict.fromkeys(c.d[a] for c in self.comps if a in c.d) for names in attrs.values() for a in names}
+        at: list[dict[Any, int] | None] = [None] * (n * max(len(names) for names in attrs.values()))
+        slots: list[tuple[tuple[dict[Any, int], str], ...] | None] = [None] * n
+        clear: list[tuple[slice, tuple[int, ...]] | None] = [None] * n
+        size = 1  # cell 0: the count of a value no component has, always 0
+        for i, names in attrs.items():
+            pairs, start = [], size
+            for k, a in enumerate(names):
+                by = at[i + k * n] = {v: size + j for j, v in enumerate(having[a])}
+                size += len(by)
+                pairs.append((by, a))
+            slots[i], clear[i] = tuple(pairs), (slice(start, size), (0,) * (size - start))
+        self.counts, self.count_slots, self.count_clear = at, slots, clear
+        self.count_cells, self.cells_shared = [0] * size, False
         self.recount()
 
     def recount(self) -> None:
         """Count every kept count (`keep_counts`) again from the zones' lists: after code outside
         the effect primitives filled them (table building, `Game.from_position`)."""
-        kept = self.count_slots
-        if not kept:
-            self.counts = []
-            return
-        self.counts = [None] * (1 + max(s for slots in kept if slots for s, _a in slots))
-        for i, slots in enumerate(kept):
+        for i, slots in enumerate(self.count_slots):
             if slots is not None:
                 self._recount(i)
 
     def _recount(self, i: int) -> None:
-        """Count zone `i`'s kept attributes again from its list, in new dicts."""
-        lst, counts = self.zones[i], self.counts
-        for s, a in self.count_slots[i]:  # type: ignore[union-attr]
-            counts[s] = _counted(lst, a)
+        """Count zone `i`'s kept attributes again from its list."""
+        lst, counts = self.zones[i], self.own_count_cells()
+        places, zeros = self.count_clear[i]  # type: ignore[misc]
+        counts[places] = zeros
+        for by, a in self.count_slots[i]:  # type: ignore[union-attr]
+            for c in lst:
+                counts[by[c.d[a]]] += 1
 
-    def _count_move(self, c: Comp, src: int | None, d: int) -> None:
-        """Keep the counts as component `c` leaves zone `src` (None: no zone) for zone `d`: the
-        dicts of the zones whose counts are kept, copied and changed (a clone shares them)."""
-        kept, counts = self.count_slots, self.counts
-        if src is not None and (slots := kept[src]) is not None:
-            for s, a in slots:
-                by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
-                by[c.d[a]] -= 1  # counted there: it lay in the zone
-        slots = kept[d]
-        if slots is not None:
-            for s, a in slots:
-                by = counts[s] = counts[s].copy()  # type: ignore[union-attr]
-                v = c.d[a]
-                by[v] = by.get(v, 0) + 1
+    def _count_moves(self, items: list[Comp], src: int, d: int) -> None:
+        """Keep the counts as `items`, components of zone `src`, go to zone `d` (another)."""
+        kept = self.count_slots
+        counts = self.count_cells if not self.cells_shared else self.own_count_cells()
+        for slots, step in ((kept[src], -1), (kept[d], 1)):
+            for by, a in slots or ():
+                for c in items:
+                    counts[by[c.d[a]]] += step
 
     # ---- reading ----
     def items(self, x: Any) -> Any:
@@ -485,7 +508,14 @@ class State:
                 loc[what.id] = d
                 kept = self.count_slots
                 if kept and (kept[d] is not None or (src is not None and kept[src] is not None)):
-                    self._count_move(what, src, d)
+                    # one component moved, the commonest write: its counts changed here
+                    counts = self.count_cells if not self.cells_shared else self.own_count_cells()
+                    if src is not None and (slots := kept[src]) is not None:
+                        for by, a in slots:
+                            counts[by[what.d[a]]] -= 1
+                    if (slots := kept[d]) is not None:
+                        for by, a in slots:
+                            counts[by[what.d[a]]] += 1
                 if self.passing is not None:
                     self.passing.append((what.name, d))
                 return
@@ -521,9 +551,21 @@ class State:
             loc[c.id] = d
         kept = self.count_slots
         if kept:
-            for i in copied:
-                if kept[i] is not None:
-                    self._recount(i)
+            if what.__class__ is ZoneRef:  # every component of a zone: that zone counted 0, the components counted in
+                out, into = kept[what.idx], kept[d]
+                if items and what.idx != d and (out is not None or into is not None):
+                    counts = self.count_cells if not self.cells_shared else self.own_count_cells()
+                    if out is not None:
+                        places, zeros = self.count_clear[what.idx]  # type: ignore[misc]
+                        counts[places] = zeros
+                    if into is not None:
+                        for by, a in into:
+                            for c in items:
+                                counts[by[c.d[a]]] += 1
+            else:  # from zones of all sorts: the kept counts of those touched counted again
+                for i in copied:
+                    if kept[i] is not None:
+                        self._recount(i)
 
     def shuffle(self, z: ZoneRef, span: Any) -> None:
         items = self.zones[z.idx]
@@ -563,11 +605,8 @@ class State:
             for c in taken:
                 loc[c.id] = d
             kept = self.count_slots
-            if kept:
-                if kept[src.idx] is not None:
-                    self._recount(src.idx)
-                if kept[d] is not None:
-                    self._recount(d)
+            if kept and (kept[src.idx] is not None or kept[d] is not None):
+                self._count_moves(taken, src.idx, d)
             if self.passing is not None:
                 self.passing.extend((c.name, d) for c in taken)
             if src.watched:
@@ -780,7 +819,7 @@ class State:
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
-_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "count_slots", "callables", "_names", "_kinds", "loose", "loose_members",
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "counts", "count_slots", "count_clear", "callables", "_names", "_kinds", "loose", "loose_members",
                      "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
                      "draw_memo", "base_zones"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
@@ -911,21 +950,37 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
 
 
 class _CountsWhileBuilding:
-    """`State.counts` before `State.keep_counts` keeps them (`State.count_while_building`): slot
-    `idx + k * len(zones)` is the {value: count} of zone `idx`'s k-th counted attribute, counted
-    afresh from the zone's list at each read (the slots are read the way generated code
-    reads kept counts, with the number of zones there are when it reads)."""
+    """`State.counts` and `State.count_cells` both, before `State.keep_counts` keeps the
+    counts (`State.count_while_building`): read the way generated code reads kept counts
+    (`count_cells[counts[idx + k * len(zones)].get(v, 0)]`, with the number of zones there
+    are when it reads), each count is counted afresh from the zone's list."""
 
     __slots__ = ("st", "counted")
 
     def __init__(self, st: State, counted: dict[str, tuple[str, ...]]):
         self.st, self.counted = st, counted
 
-    def __getitem__(self, slot: int) -> dict[Any, int]:
+    def __getitem__(self, key: Any) -> Any:
         st = self.st
-        n = len(st.zones)
-        i, k = slot % n, slot // n
-        return _counted(st.zones[i], self.counted[st.zone_refs[i].decl_name][k])
+        if key.__class__ is tuple:  # `count_cells[...]`: the key `_SlotWhileBuilding.get` gave
+            i, a, v = key
+            return _counted(st.zones[i], a).get(v, 0)
+        n = len(st.zones)  # `counts[slot]`
+        i, k = key % n, key // n
+        return _SlotWhileBuilding(i, self.counted[st.zone_refs[i].decl_name][k])
+
+
+class _SlotWhileBuilding:
+    """`State.counts[slot]` while the tables are built (`_CountsWhileBuilding`): `get(v, 0)`
+    gives the key of `count_cells` that counts `v` in zone `i`'s attribute `a`."""
+
+    __slots__ = ("i", "a")
+
+    def __init__(self, i: int, a: str):
+        self.i, self.a = i, a
+
+    def get(self, v: Any, _default: int) -> tuple[int, str, Any]:
+        return self.i, self.a, v
 
 
 def _counted(lst: list[Comp], attr: str) -> dict[Any, int]:

@@ -1,5 +1,5 @@
 """The counts the generated rules read are kept on write (issue 27): `count(z where .a == v)`
-over a public zone reads `State.counts`, which every write of the zone keeps up to date (moves
+over a public zone reads `State.count_cells` (through `State.counts`), which every write of the zone keeps up to date (moves
 of one component or of several, draws, setup, a position, clones, a failed move put back).
 Each check recounts every kept count from the zone's list: a write that misses its update fails
 it."""
@@ -19,9 +19,9 @@ RULES = """\
 game kept "Kept counts"
 seats 2
 
-enum colour { red, blue, green }
+enum colour { red, blue, green, white }
 component cube(colour: colour, big: bool)
-components cubes = [cube(c, i > 2) for c in colour for i in 1..4]
+components cubes = [cube(c, i > 2) for c in colour if c != white for i in 1..4]
 
 zone bag: cube hidden ordered = cubes
 zone pool: cube public = []
@@ -55,6 +55,12 @@ move sweep(t in tiles) during play
 move refill() during play
   require size(bag) >= 2 else "the bag is empty"
 { draw 2 from bag to pool }
+move deal() during play
+  require size(pool) >= 2 else "the pool is short"
+{ draw 2 from pool to pile[actor] }
+move gather(k in colour) during play
+  require in_pool(k) > 1 else "too few of that colour"
+{ move (pool where .colour == k) to pile[actor] }
 move fail(k in colour) during play
   require in_pool(k) > 0 else "none of that colour"
 {
@@ -65,20 +71,20 @@ move fail(k in colour) during play
 
 
 def _agree(g: Game) -> None:
-    """Every kept count equals a recount of its zone (values counted 0 aside), and the slots
-    of no kept count hold nothing."""
+    """Every kept count equals a recount of its zone, where generated code reads it
+    (`count_cells[counts[idx + k * len(zones)].get(v, 0)]`), each in a place of its own, and a
+    value no component has reads 0."""
     st = g.st
     assert st.count_slots, "no count is kept: nothing is checked"
-    kept = {s: (i, a) for i, slots in enumerate(st.count_slots) for s, a in slots or ()}
-    for slot, by in enumerate(st.counts):
-        if slot not in kept:
-            assert by is None, f"slot {slot} holds counts of no zone"
-            continue
-        i, a = kept[slot]
-        assert slot % len(st.zones) == i  # where generated code reads it (`Gen._kept_counts`)
-        want = Counter(c.d[a] for c in st.zones[i])
-        assert by is not None and min(by.values(), default=0) >= 0
-        assert {v: n for v, n in by.items() if n} == dict(want), f"counts of {a} over {st.zone_refs[i].key}"
+    n, places = len(st.zones), []
+    for i, slots in enumerate(st.count_slots):
+        for k, (by, a) in enumerate(slots or ()):
+            assert st.counts[i + k * n] is by  # where generated code reads it (`Gen._kept_counts`)
+            want = Counter(c.d[a] for c in st.zones[i])
+            assert {v: st.count_cells[s] for v, s in by.items() if st.count_cells[s]} == dict(want), f"counts of {a} over {st.zone_refs[i].key}"
+            places += by.values()
+    assert len(set(places)) == len(places) and 0 not in places and st.count_cells[0] == 0
+    assert sum(x is not None for x in st.counts) == sum(len(slots or ()) for slots in st.count_slots)
 
 
 @pytest.fixture
@@ -89,8 +95,8 @@ def generated(monkeypatch):
 
 
 def _copied(counts: list) -> list:
-    """The kept counts as they are now (each slot's dict copied)."""
-    return [None if x is None else dict(x) for x in counts]
+    """The kept counts as they are now."""
+    return list(counts)
 
 
 def _rules():
@@ -122,10 +128,10 @@ def test_counts_agree_after_setup_moves_draws_and_clones(generated):
             break
         if ply % 4 == 1:
             c = g.clone()
-            before = _copied(g.st.counts)
+            before = _copied(g.st.count_cells)
             c.apply(seat, moves[rng.randrange(len(moves))])
             _agree(c)
-            assert _copied(g.st.counts) == before, "a clone's move reached the original"
+            assert _copied(g.st.count_cells) == before, "a clone's move reached the original"
             clones.append(c)
         g.apply(seat, moves[rng.randrange(len(moves))])
         _agree(g)
@@ -136,18 +142,17 @@ def test_counts_agree_after_setup_moves_draws_and_clones(generated):
             if moves:
                 c.apply(c.decision().seats[0], moves[0])
                 _agree(c)
-    assert {e.move for e in g.events if e.kind == "move"} >= {"take", "put", "sweep", "refill"}
+    assert {e.move for e in g.events if e.kind == "move"} >= {"take", "put", "sweep", "refill", "deal", "gather"}
 
 
 def test_a_failed_move_puts_the_counts_back(generated):
     g = Game.new(_rules(), seed=3)
-    before = _copied(g.st.counts)
+    before = _copied(g.st.count_cells)
     fail = _moves(g, "fail")[0]
     with pytest.raises(RuleError):
         g.apply(g.decision().seats[0], fail)
     _agree(g)
-    assert [None if x is None else {v: n for v, n in x.items() if n} for x in g.st.counts] == [
-        None if x is None else {v: n for v, n in x.items() if n} for x in before]
+    assert _copied(g.st.count_cells) == before
     g.apply(g.decision().seats[0], _moves(g, "take")[0])  # and the game plays on
     _agree(g)
 
@@ -163,6 +168,7 @@ def test_counts_agree_at_a_position(generated):
     g = Game.from_position(_rules(), position)
     _agree(g)
     assert g.call("in_pool", "red") == 3 and g.call("piled", 1, "blue") == 2 and g.call("in_pool", "blue") == 0
+    assert g.call("in_pool", "white") == 0 and g.call("piled", 1, "white") == 0  # no cube is white
     assert g.call("big_in_pool", True) == 1 and g.call("big_in_pool", False) == 2  # red 3 of red 1..4 is big
 
 
@@ -223,4 +229,4 @@ def test_initialisers_read_the_counts_of_zones_filled_before_them(closures, monk
     assert not st.zones[st.g["spare"].idx]  # the initialiser saw the three red cubes in the pool
     if not closures:
         _agree(g)
-        assert g.st.counts[st.g["pool"].idx] == {"red": 3, "blue": 3}
+        assert {v: st.count_cells[s] for v, s in st.counts[st.g["pool"].idx].items()} == {"red": 3, "blue": 3}
