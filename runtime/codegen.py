@@ -225,7 +225,7 @@ class Gen:
             self.zone_decls.setdefault(z.name, []).append(z)
         self.comp_fields = {c.name: {f.name for f in c.fields} | {"name", "kind"} for c in rs.component_types}
         # zone declaration -> the attributes whose counts over its zones the generated code reads
-        # from `State.counts`, in the order of their slots (`State.keep_counts`)
+        # from `State.count_cells` (through `State.count_places`), in the order of their slots (`State.keep_counts`)
         self.counted: dict[str, list[str]] = {}
         # entity members always holding a Python list: per-seat variables (one value per seat)
         self.member_lists = _every_declaration(rs, lambda f: False, lambda v: v.per_seat)
@@ -1202,7 +1202,7 @@ class Gen:
 
     def _kept_counts(self, src: A.Node, attr: str, env: dict[str, str]) -> str | None:
         """The text of the {value: cell of `State.count_cells`} of `attr` over zone `src`, whose
-        counts the state keeps up to date (`State.counts`; `st.count_cells[cells.get(v, 0)]`
+        counts the state keeps up to date (`State.count_places`; `st.count_cells[cells.get(v, 0)]`
         is the count of v: two look-ups, no staleness check), when `src` names a zone of a
         declaration known here (`_zone_decl`) that is public and holds only component types
         having `attr`; the pair is noted in `counted` (the state then keeps it). Else None.
@@ -1217,7 +1217,7 @@ class Gen:
         if attr not in attrs:
             attrs.append(attr)
         k, zone = attrs.index(attr), self.ex(src, env)
-        return f"st.counts[{zone}.idx]" if k == 0 else f"st.counts[{zone}.idx + {k} * len(st.zones)]"
+        return f"st.count_places[{zone}.idx]" if k == 0 else f"st.count_places[{zone}.idx + {k} * len(st.zones)]"
 
     def _zone_decl(self, n: A.Node, env: dict[str, str]) -> str | None:
         """The name of the zone declaration a zone expression's zones come from: a global zone
@@ -2044,7 +2044,7 @@ def compile_module(rs: Ruleset, moves: list[tuple[A.MoveDecl, list[list[A.Node]]
     ns: dict[str, Any] = dict(HELPERS)
     ns["STEP_LISTERS"] = {}
     # zone declaration -> the attributes whose counts over its zones the generated code reads
-    # from `State.counts`, in slot order (`Gen._kept_counts`): a game's state keeps them
+    # from `State.count_cells` (through `State.count_places`), in slot order (`Gen._kept_counts`): a game's state keeps them
     ns["COUNTED"] = {decl: tuple(attrs) for decl, attrs in gen.counted.items()}
     ns.update({f"BI_{name}": f for name, f in B.FUNCS.items()})
     ns.update(gen.consts)

@@ -160,7 +160,7 @@ class Program:
     # moves are all plain (runtime.codegen's `step_listers`); empty under the closures
     step_listers: dict[str, Any]
     # zone declaration -> the attributes whose counts over its zones the generated code reads
-    # from `State.counts` (runtime.codegen's `Gen._kept_counts`; `State.keep_counts` keeps
+    # from `State.count_cells` (runtime.codegen's `Gen._kept_counts`; `State.keep_counts` keeps
     # them); empty under the closures
     counted: dict[str, tuple[str, ...]]
     # the state before `setup` by (seats, options), built once: `Game.new` starts from a copy

@@ -61,16 +61,16 @@ class State:
         self.zone_refs: list[ZoneRef] = []
         # the counts of attribute values over zones that generated rules read (`count(z where
         # .a == v)`, runtime.codegen), kept by every write of a zone (`keep_counts`) in one flat
-        # list of ints, `count_cells`: `count_cells[counts[idx + k * len(zones)].get(v, 0)]` is
+        # list of ints, `count_cells`: `count_cells[count_places[idx + k * len(zones)].get(v, 0)]` is
         # how many of zone idx's components have v as the zone's k-th counted attribute (cell 0
         # stays 0: a value no component has). `count_cells` is copied by the first write after
-        # a clone (`own_count_cells`); `counts` (slot -> {value: its cell}, None for no kept
+        # a clone (`own_count_cells`); `count_places` (slot -> {value: its cell}, None for no kept
         # count), `count_slots` (zone index -> its ({value: cell}, attribute) pairs, None: none
         # kept) and `count_clear` (zone index -> the slice of `count_cells` its cells fill, and
         # as many zeros) are made once per game's tables and shared. All empty: none kept
         self.count_cells: list[int] = []
         self.cells_shared = False
-        self.counts: list[dict[Any, int] | None] = []
+        self.count_places: list[dict[Any, int] | None] = []
         self.count_slots: list[tuple[tuple[dict[Any, int], str], ...] | None] = []
         self.count_clear: list[tuple[slice, tuple[int, ...]] | None] = []
         # component id -> index of the zone it lies in (None: in no zone); ids are 0, 1, 2...
@@ -407,7 +407,7 @@ class State:
         code read the counts of `counted` (zone declaration -> attributes, in slot order) all
         the same, each counted from its zone's list when read. Initialisers run then, and a
         function they call may read a kept count (`var n: int = f()`, `f` counting a zone)."""
-        self.count_cells = self.counts = _CountsWhileBuilding(self, counted)  # type: ignore[assignment]
+        self.count_cells = self.count_places = _CountsWhileBuilding(self, counted)  # type: ignore[assignment]
 
     def keep_counts(self, attrs: dict[int, tuple[str, ...]]) -> None:
         """Keep, from now on, the counts of each attribute's values over each zone of `attrs`
@@ -417,9 +417,9 @@ class State:
         (they are all made by now). Called once the tables are built, before any
         clone; an empty `attrs` keeps none."""
         if not attrs:
-            self.count_cells, self.cells_shared, self.counts, self.count_slots, self.count_clear = [], False, [], [], []
+            self.count_cells, self.cells_shared, self.count_places, self.count_slots, self.count_clear = [], False, [], [], []
             return
-        n = len(self.zones)  # a zone's k-th attribute at `counts[idx + k * n]`, where generated code reads it
+        n = len(self.zones)  # a zone's k-th attribute at `count_places[idx + k * n]`, where generated code reads it
         # attribute -> its values among the components, in the components' order
         having = {a: dict.fromkeys(c.d[a] for c in self.comps if a in c.d) for names in attrs.values() for a in names}
         at: list[dict[Any, int] | None] = [None] * (n * max(len(names) for names in attrs.values()))
@@ -433,7 +433,7 @@ class State:
                 size += len(by)
                 pairs.append((by, a))
             slots[i], clear[i] = tuple(pairs), (slice(start, size), (0,) * (size - start))
-        self.counts, self.count_slots, self.count_clear = at, slots, clear
+        self.count_places, self.count_slots, self.count_clear = at, slots, clear
         self.count_cells, self.cells_shared = [0] * size, False
         self.recount()
 
@@ -819,7 +819,7 @@ class State:
 
 
 # never changed once setup has run (components are immutable; zone references are fixed)
-_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "counts", "count_slots", "count_clear", "callables", "_names", "_kinds", "loose", "loose_members",
+_SHARED = frozenset(("seat_list", "options", "comps", "zone_refs", "count_places", "count_slots", "count_clear", "callables", "_names", "_kinds", "loose", "loose_members",
                      "clone_plan", "own_plans", "scalar_members", "flat_members", "nested_members", "pure_memo",
                      "draw_memo", "base_zones"))
 _STATE_FIELDS = len(State(1, {}, None).__dict__)
@@ -950,9 +950,9 @@ def _owner(st: State, keys: frozenset[str]) -> Any:
 
 
 class _CountsWhileBuilding:
-    """`State.counts` and `State.count_cells` both, before `State.keep_counts` keeps the
+    """`State.count_places` and `State.count_cells` both, before `State.keep_counts` keeps the
     counts (`State.count_while_building`): read the way generated code reads kept counts
-    (`count_cells[counts[idx + k * len(zones)].get(v, 0)]`, with the number of zones there
+    (`count_cells[count_places[idx + k * len(zones)].get(v, 0)]`, with the number of zones there
     are when it reads), each count is counted afresh from the zone's list."""
 
     __slots__ = ("st", "counted")
@@ -965,13 +965,13 @@ class _CountsWhileBuilding:
         if key.__class__ is tuple:  # `count_cells[...]`: the key `_SlotWhileBuilding.get` gave
             i, a, v = key
             return _counted(st.zones[i], a).get(v, 0)
-        n = len(st.zones)  # `counts[slot]`
+        n = len(st.zones)  # `count_places[slot]`
         i, k = key % n, key // n
         return _SlotWhileBuilding(i, self.counted[st.zone_refs[i].decl_name][k])
 
 
 class _SlotWhileBuilding:
-    """`State.counts[slot]` while the tables are built (`_CountsWhileBuilding`): `get(v, 0)`
+    """`State.count_places[slot]` while the tables are built (`_CountsWhileBuilding`): `get(v, 0)`
     gives the key of `count_cells` that counts `v` in zone `i`'s attribute `a`."""
 
     __slots__ = ("i", "a")

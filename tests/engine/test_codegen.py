@@ -170,13 +170,13 @@ move put(k in bag, to in [a, b[0], b[1]]) during play
 
 def test_a_tally_read_only_at_its_keys_is_the_zones_counts(monkeypatch):
     """`let n = tally(zone, "attr", E)` read only as `n[c]` for `c` in enumeration `E` is the
-    zones' own counts (their kept counts, `State.counts`, no map of every key made); read at another key (a parameter)
+    zones' own counts (their kept counts, `State.count_cells`, no map of every key made); read at another key (a parameter)
     or as a whole map, it is the tally; the legal moves are those of the closures."""
     rs = load_from_sources((("counted.ludex", COUNTED),))
     c = rc.Compiler(rs)
     c.program()
     fns = {text.split("(")[0]: text for text in c.source.split("def F_")[1:]}
-    assert "st.counts[G['a'].idx]" in fns["spread"] and "TALLY" not in fns["spread"]
+    assert "st.count_places[G['a'].idx]" in fns["spread"] and "TALLY" not in fns["spread"]
     assert "TALLY_ZONES(st" in fns["both"] and "None)" not in fns["both"]  # n[c] with c a parameter
     assert "TALLY_OF(st" in fns["whole"]
 

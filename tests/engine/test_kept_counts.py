@@ -1,5 +1,5 @@
 """The counts the generated rules read are kept on write (issue 27): `count(z where .a == v)`
-over a public zone reads `State.count_cells` (through `State.counts`), which every write of the zone keeps up to date (moves
+over a public zone reads `State.count_cells` (through `State.count_places`), which every write of the zone keeps up to date (moves
 of one component or of several, draws, setup, a position, clones, a failed move put back).
 Each check recounts every kept count from the zone's list: a write that misses its update fails
 it."""
@@ -72,19 +72,19 @@ move fail(k in colour) during play
 
 def _agree(g: Game) -> None:
     """Every kept count equals a recount of its zone, where generated code reads it
-    (`count_cells[counts[idx + k * len(zones)].get(v, 0)]`), each in a place of its own, and a
+    (`count_cells[count_places[idx + k * len(zones)].get(v, 0)]`), each in a place of its own, and a
     value no component has reads 0."""
     st = g.st
     assert st.count_slots, "no count is kept: nothing is checked"
     n, places = len(st.zones), []
     for i, slots in enumerate(st.count_slots):
         for k, (by, a) in enumerate(slots or ()):
-            assert st.counts[i + k * n] is by  # where generated code reads it (`Gen._kept_counts`)
+            assert st.count_places[i + k * n] is by  # where generated code reads it (`Gen._kept_counts`)
             want = Counter(c.d[a] for c in st.zones[i])
             assert {v: st.count_cells[s] for v, s in by.items() if st.count_cells[s]} == dict(want), f"counts of {a} over {st.zone_refs[i].key}"
             places += by.values()
     assert len(set(places)) == len(places) and 0 not in places and st.count_cells[0] == 0
-    assert sum(x is not None for x in st.counts) == sum(len(slots or ()) for slots in st.count_slots)
+    assert sum(x is not None for x in st.count_places) == sum(len(slots or ()) for slots in st.count_slots)
 
 
 @pytest.fixture
@@ -229,4 +229,4 @@ def test_initialisers_read_the_counts_of_zones_filled_before_them(closures, monk
     assert not st.zones[st.g["spare"].idx]  # the initialiser saw the three red cubes in the pool
     if not closures:
         _agree(g)
-        assert {v: st.count_cells[s] for v, s in st.counts[st.g["pool"].idx].items()} == {"red": 3, "blue": 3}
+        assert {v: st.count_cells[s] for v, s in st.count_places[st.g["pool"].idx].items()} == {"red": 3, "blue": 3}
