@@ -224,6 +224,12 @@ class Gen:
         for z in [*rs.zones, *(z for e in rs.entity_types for z in e.zones)]:
             self.zone_decls.setdefault(z.name, []).append(z)
         self.comp_fields = {c.name: {f.name for f in c.fields} | {"name", "kind"} for c in rs.component_types}
+        # whether a component constructor is called where the rules run once the tables are
+        # built (setup, moves, triggers, procedures, functions): the state keeps a cell per
+        # value its components hold then (`State.keep_counts`), so none are kept if more can come
+        comp_types = {c.name for c in rs.component_types}
+        self.makes_components = any(n.op == "call" and n.args[0] in comp_types
+                                    for n in A.walk((rs.setup, rs.moves, rs.triggers, rs.procs, rs.fns)))
         # zone declaration -> the attributes whose counts over its zones the generated code reads
         # from `State.count_cells` (through `State.count_places`), in the order of their slots (`State.keep_counts`)
         self.counted: dict[str, list[str]] = {}
@@ -1207,10 +1213,11 @@ class Gen:
         declaration known here (`_zone_decl`) that is public and holds only component types
         having `attr`; the pair is noted in `counted` (the state then keeps it). Else None.
         Public only: code outside the effects (search's determinisation) rewrites the lists of
-        hidden zones directly."""
+        hidden zones directly. None either in rules that make components as they run
+        (`makes_components`): a new one may hold a value the kept cells do not cover."""
         decl = self._zone_decl(src, env)
         decls = self.zone_decls.get(decl or "", [])
-        if not decls or any(z.visibility != "public" or any(attr not in self.comp_fields.get(t, ()) for t in z.holds.split("|"))
+        if self.makes_components or not decls or any(z.visibility != "public" or any(attr not in self.comp_fields.get(t, ()) for t in z.holds.split("|"))
                             for z in decls):
             return None
         attrs = self.counted.setdefault(decl, [])  # type: ignore[arg-type]

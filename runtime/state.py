@@ -413,8 +413,9 @@ class State:
         """Keep, from now on, the counts of each attribute's values over each zone of `attrs`
         (zone index -> attribute names, each held by every component the zone may hold), in
         `count_cells`: counted now (`recount`), then changed with every write of those zones.
-        Each (zone, attribute) has a cell per value the attribute has among the components
-        (they are all made by now). Called once the tables are built, before any
+        Each (zone, attribute) has a cell per value the attribute has among the components,
+        all made by now (rules that make components as they run keep no counts:
+        `runtime.codegen.Gen.makes_components`). Called once the tables are built, before any
         clone; an empty `attrs` keeps none."""
         if not attrs:
             self.count_cells, self.cells_shared, self.count_places, self.count_slots, self.count_clear = [], False, [], [], []

@@ -230,3 +230,30 @@ def test_initialisers_read_the_counts_of_zones_filled_before_them(closures, monk
     if not closures:
         _agree(g)
         assert {v: st.count_cells[s] for v, s in st.count_places[st.g["pool"].idx].items()} == {"red": 3, "blue": 3}
+
+
+MAKING_RULES = """\
+game making "Components made as the rules run"
+seats 2
+enum colour { red, blue, white }
+component cube(colour: colour)
+components cubes = [cube(c) for c in colour if c != white]
+zone pool: cube public = cubes
+zone out: cube public = []
+fn whites() -> int = count(pool where .colour == white)
+setup { move cube(white) to pool  turn 0 }
+step play then end turn
+move make() during play { let c = cube(white)  move c to pool }
+"""
+
+
+def test_rules_that_make_components_as_they_run_count_them_without_kept_counts(generated):
+    """A constructor in setup or a move makes a component after the tables are built, with a
+    value (white) no component had then: those rules keep no counts (the kept cells cover only
+    the values there were), and the generated count still sees each white cube."""
+    rs = load_from_sources((("making/game.ludex", MAKING_RULES),))
+    assert rc.program_for(rs).counted == {}
+    g = Game.new(rs, seed=1)
+    assert g.call("whites") == 1
+    g.apply(0, _moves(g, "make")[0])
+    assert g.call("whites") == 2
