@@ -422,6 +422,7 @@ class ObservationEncoder:
         turn) is looked up by its identity (`_marks_bits`, kept with the tuple, so the identity
         is not reused). A mark's bit is kept by value (`_mark_bit`)."""
         known = self._marks_bits
+        # (an id is a safe key: the entry keeps its tuple alive, so no other object takes the id)
         got = None if again else known.get(id(marks))
         base = self._comp_marks + cid * MARK_BUCKETS
         if got is not None and got[1] and got[2][0] - got[1][0] != base:
