@@ -298,8 +298,14 @@ class State:
         return z
 
     def make(self, kind: str, decl: Any, vals: dict[str, Any]) -> Comp | Ent:
-        """A new component or entity (constructor call in a `components`/`entities` set)."""
+        """A new component or entity: a constructor call in a `components`/`entities` set, or in
+        the rules as they run (the closures run those: `runtime.codegen` generates none)."""
         if kind == "comp":
+            if self.clone_plan is not None:
+                # a game's rules making one as they run: the components and their names are
+                # shared with the template (`_SHARED`), so the game takes its own copies first,
+                # or the component would reach every later game
+                self.comps, self._names, self._kinds = [*self.comps], {**self._names}, {**self._kinds}
             base = "-".join(_name_part(v) for v in vals.values()) or decl.name
             if self._kinds.setdefault(base, decl.name) != decl.name:
                 base = f"{decl.name}-{base}"  # `trophy-gray` beside the cube `gray`: names stay unique

@@ -4,7 +4,9 @@ after others gives the same events, whatever the games between it and its first 
 
 import random
 
-from dsl import load_ruleset
+from test_kept_counts import MAKING_RULES
+
+from dsl import load_from_sources, load_ruleset
 from runtime import Game
 from runtime.events import event_to_dict
 from runtime.state import State
@@ -47,3 +49,19 @@ def test_keyed_draws_from_the_shared_bag_are_the_draws_made_afresh(monkeypatch):
 
     monkeypatch.setattr(State, "_draw_keyed", afresh)
     assert {s: _playout(rs, s) for s in seeds} == shared
+
+
+def test_components_made_as_a_game_runs_stay_in_that_game():
+    """A constructor in setup or a move (run by the closures) makes a component in that game
+    only: the next game starts from the ruleset's own components and names its made ones alike
+    (they used to join the template every game is copied from, and the next game's setup failed)."""
+    rs = load_from_sources((("making/game.ludex", MAKING_RULES),))
+    made = []
+    for _ in range(3):
+        g = Game.new(rs, seed=1)
+        clone = g.clone()
+        g.apply(0, next(m for m in g.legal_moves(0) if m.name == "make"))
+        made.append([c.name for c in g.st.comps])
+        assert [c.name for c in clone.st.comps] == ["red", "blue", "white"]  # the clone made none
+        assert len(g.st.loc) == len(g.st.comps) and g.call("whites") == 2
+    assert made == [["red", "blue", "white", "white#2"]] * 3
