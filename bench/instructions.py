@@ -22,7 +22,8 @@ there), and each checkout's instructions per game are printed beside the anchor'
 Ludex / anchor: the load-free counterpart of side_by_side's hand/Ludex playouts/s ratio (issue
 27's target is 1.0 or less).
 
-The count is the same run after run for the same code and inputs (Python's hash seed fixed);
+The count moves little from run to run for the same code and inputs (Python's hash seed fixed;
+differences of up to ~0.4% were seen, so read none under ~0.5%), whatever the machine's load;
 time is not exactly proportional to it (cache misses, branch mispredictions), so confirm a
 large difference with timings. Needs valgrind (Debian's package `valgrind`); about a minute
 per case and checkout. Prints only; no assertions.
