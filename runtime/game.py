@@ -1149,11 +1149,16 @@ class Game:
                 env: list = [None] * max(mc.nslots, 1)
                 for (_n, slot, _d), v in zip(mc.binders, binding):
                     env[slot] = v
-                for f, _node in mc.body:
-                    f(st, env)
-                    self._triggers()
-                if not mc.body:
-                    self._triggers()
+                try:
+                    for f, _node in mc.body:
+                        f(st, env)
+                        self._triggers()
+                    if not mc.body:
+                        self._triggers()
+                except (LookupError, TypeError, AttributeError, ZeroDivisionError) as exc:
+                    # an error the closures do not report with a span of their own (`1 // 0`):
+                    # a RuleError as the generated body's, so the move is put back (`_play`)
+                    raise RuleError(f"{mc.rule} failed: {exc!r}", mc.decl.span) from exc
         except GameEnded:
             pass
         if st.terminal:

@@ -257,3 +257,20 @@ def test_rules_that_make_components_as_they_run_count_them_without_kept_counts(g
     assert g.call("whites") == 1
     g.apply(0, _moves(g, "make")[0])
     assert g.call("whites") == 2
+
+
+@pytest.mark.parametrize("closures", [False, True])
+def test_a_move_failing_on_a_division_by_zero_is_put_back_in_either_mode(closures, monkeypatch):
+    """`fail` moves cubes, then divides by zero: a RuleError naming the move and its line, and
+    the game as it was, whether the generated code or the closures run the body (the closures
+    let the ZeroDivisionError out, the move's cubes moved and its event kept)."""
+    if closures:
+        monkeypatch.setenv("LUDEX_NO_CODEGEN", "1")
+    else:
+        monkeypatch.delenv("LUDEX_NO_CODEGEN", raising=False)
+    monkeypatch.setattr(rc, "_PROGRAMS", {})
+    g = Game.new(_rules(), seed=3)
+    zones, events = [list(z) for z in g.st.zones], len(g.events)
+    with pytest.raises(RuleError, match=r"kept/game\.ludex:\d+:\d+: move fail failed: ZeroDivisionError"):
+        g.apply(g.decision().seats[0], _moves(g, "fail")[0])
+    assert [list(z) for z in g.st.zones] == zones and len(g.events) == events
