@@ -558,17 +558,9 @@ class State:
             loc[c.id] = d
         kept = self.count_slots
         if kept:
-            if what.__class__ is ZoneRef:  # every component of a zone: that zone counted 0, the components counted in
-                out, into = kept[what.idx], kept[d]
-                if items and what.idx != d and (out is not None or into is not None):
-                    counts = self.count_cells if not self.cells_shared else self.own_count_cells()
-                    if out is not None:
-                        places, zeros = self.count_clear[what.idx]  # type: ignore[misc]
-                        counts[places] = zeros
-                    if into is not None:
-                        for by, a in into:
-                            for c in items:
-                                counts[by[c.d[a]]] += 1
+            if what.__class__ is ZoneRef:  # every component of one zone to another: counted out and in
+                if items and what.idx != d and (kept[what.idx] is not None or kept[d] is not None):
+                    self._count_moves(items, what.idx, d)
             else:  # from zones of all sorts: the kept counts of those touched counted again
                 for i in copied:
                     if kept[i] is not None:
